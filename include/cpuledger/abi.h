@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The kernel <-> userspace ABI of cpuledger: everything that crosses the
+ * boundary is defined here, once, with fixed-width types and explicit padding.
+ * Included by the BPF objects (after vmlinux.h) and by userspace.
+ */
+#ifndef CPULEDGER_ABI_H
+#define CPULEDGER_ABI_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define CL_COMM_LEN		16
+/* Perf counter slots read at each switch; each slot is one opened event. */
+#define CL_MAX_COUNTERS		8
+/* Upper bound on CPU ids for the few global arrays indexed by CPU. */
+#define CL_MAX_CPUS		1024
+#define CL_MAX_CPUS_MASK	(CL_MAX_CPUS - 1)
+
+/*
+ * Per-task values, cumulative since the task started (kernel fields) or since
+ * cpuledger first charged it (perf counters). Userspace turns them into
+ * per-interval deltas. Order matters: it is the index into cl_values.v[].
+ */
+enum cl_value {
+	CL_V_ONCPU_NS,		/* se.sum_exec_runtime */
+	CL_V_NVCSW,		/* voluntary switches, as /proc/PID/status counts */
+	CL_V_NIVCSW,		/* involuntary switches */
+	CL_V_MIN_FLT,		/* minor faults, as getrusage counts */
+	CL_V_MAJ_FLT,		/* major faults */
+	CL_V_MIGRATIONS,	/* se.nr_migrations */
+	CL_V_RUN_DELAY_NS,	/* sched_info.run_delay: runnable, not running */
+	CL_V_RUN_COUNT,		/* sched_info.pcount: times run on a CPU */
+	CL_V_COUNTER0,		/* perf counter slots, scaled for multiplexing */
+	CL_V_NR = CL_V_COUNTER0 + CL_MAX_COUNTERS,
+};
+
+struct cl_values {
+	__u64 v[CL_V_NR];
+};
+
+enum cl_task_flags {
+	CL_TASK_EXITED		= 1 << 0,	/* final record, from the task's last switch */
+	CL_TASK_KTHREAD		= 1 << 1,
+	CL_TASK_NO_STORAGE	= 1 << 2,	/* counters never charged (no task storage) */
+};
+
+enum cl_record_kind {
+	CL_REC_TASK = 1,	/* from the task iterator: a live task's totals */
+	CL_REC_EXIT = 2,	/* from the exit ring buffer: a task's final totals */
+};
+
+/*
+ * One task's identity and cumulative values. Written by the task iterator
+ * (one per live task, each interval) and into the exit ring buffer (one per
+ * exiting task, at its final context switch).
+ */
+struct cl_task_record {
+	__u32 kind;		/* enum cl_record_kind */
+	__u32 flags;		/* enum cl_task_flags */
+	__u32 tid;
+	__u32 tgid;
+	__u64 start_ns;		/* task->start_time, CLOCK_MONOTONIC ns */
+	__u64 leader_start_ns;	/* group leader's start_time: process identity */
+	__u64 cgroup_id;	/* cgroup2 (default hierarchy) cgroup id */
+	char comm[CL_COMM_LEN];
+	char leader_comm[CL_COMM_LEN];
+	__s32 cpu;		/* CPU of the final switch (exit records), else -1 */
+	__u32 __pad;
+	struct cl_values values;
+};
+
+/* What cpuledger keeps per task in BPF task storage. */
+struct cl_task_acct {
+	__u64 counters[CL_MAX_COUNTERS];	/* cumulative, scaled */
+	struct cl_values snap;			/* per-CPU mode: values at switch-in */
+	__u32 snap_valid;
+	__u32 __pad;
+};
+
+/* Per-CPU state of the perf counter path. */
+struct cl_cpu_state {
+	__u32 generation;	/* matches cl_bss.cpu_generation[cpu] when baselined */
+	__u32 valid_mask;	/* slots whose last_* hold a good reading */
+	__u64 last_value[CL_MAX_COUNTERS];
+	__u64 last_enabled[CL_MAX_COUNTERS];
+	__u64 last_running[CL_MAX_COUNTERS];
+};
+
+/* Per-CPU mode: key of the per-CPU hash of (task) -> values on each CPU. */
+struct cl_task_key {
+	__u32 tid;
+	__u32 __pad;
+	__u64 start_ns;
+};
+
+/* Counters the BPF side keeps about itself; indexes into stats[]. */
+enum cl_stat {
+	CL_STAT_EXIT_DROPS,		/* exit records lost: ring buffer full */
+	CL_STAT_STORAGE_FAILS,		/* task storage could not be created */
+	CL_STAT_PERCPU_FULL,		/* per-CPU mode: task map full */
+	CL_STAT_COUNTER_READ_ERRS,	/* bpf_perf_event_read_value failed */
+	CL_STAT_COUNTER_RESETS,		/* re-baselined after a counter was re-opened */
+	CL_STAT_NR,
+};
+
+#endif /* CPULEDGER_ABI_H */
