@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+#ifndef CPULEDGER_CLI_H
+#define CPULEDGER_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Exit codes, the same for every command. */
+enum {
+	CL_EXIT_OK = 0,		/* done (also: help, closed stdout) */
+	CL_EXIT_FAIL = 1,	/* runtime failure: privileges, BTF, missing PID ... */
+	CL_EXIT_USAGE = 2,	/* bad command line */
+};
+
+/* Prints "cpuledger CMD: MESSAGE (see 'cpuledger CMD --help')" and returns 2. */
+int cl_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's '?' and ':' results. */
+int cl_getopt_error(const char *cmd, int opt, char **argv);
+/* Parses a duration option; a usage error (returns 2) if invalid or zero. */
+int cl_duration_arg(const char *cmd, const char *option, const char *arg, uint64_t *ns);
+/*
+ * Checks root or CAP_BPF+CAP_PERFMON and kernel BTF; prints what is missing
+ * and returns 1, else 0.
+ */
+int cl_check_bpf_ready(const char *cmd);
+
+int cmd_stat(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+
+#endif

@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * cpuledger stat: interval reports of what each process (or thread) did on
+ * the CPU, read from the kernel once per interval.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "cli.h"
+#include "core/collector.h"
+#include "core/ledger.h"
+#include "core/log.h"
+#include "core/loop.h"
+#include "core/parse.h"
+#include "core/report.h"
+#include "core/system.h"
+#include "sinks/sink.h"
+
+#define CMD "stat"
+#define DEFAULT_MAX_TASKS 65536
+#define DEFAULT_MAX_ROWS 65536
+
+struct stat_opts {
+	uint64_t interval_ns;
+	uint64_t duration_ns;	/* 0: until a signal */
+	uint32_t *pids;
+	size_t nr_pids;
+	bool threads;
+	const char *comm;
+	const char *events;
+	const char *format;
+	bool per_cpu;
+	const char *sort;
+	uint64_t top;		/* 0: all rows */
+	uint64_t max_tasks;
+	bool verbose;
+};
+
+struct stat_run {
+	const struct stat_opts *opts;
+	struct cl_event_set events;
+	struct cl_schema schema;
+	int sort_col;
+	struct cl_collector *collector;
+	struct cl_ledger *ledger;
+	struct cl_rows rows;
+	struct cl_sink sink;
+	int timer_fd;
+	int signal_fd;
+	uint64_t last_mono;	/* start of the current interval */
+	uint64_t next_mono;	/* when it ends */
+	uint64_t end_mono;	/* end of --duration, 0 for none */
+	struct cl_collector_stats last_stats;
+	uint64_t last_untracked;
+	uint64_t last_overflow;
+	bool machine_format;
+	int result;		/* exit code once the loop ends */
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: cpuledger stat [OPTIONS]\n"
+"\n"
+"Per-process (or per-thread) CPU accounting from every context switch: on-CPU\n"
+"time, voluntary and involuntary switches and perf counters, reported each\n"
+"interval. Numbers come from the kernel's own per-task accounting (the same as\n"
+"/proc/PID/schedstat and /proc/PID/status) and from per-CPU perf counters read\n"
+"at each context switch.\n"
+"\n"
+"Options:\n"
+"  -i, --interval DUR   report every DUR (default 1s; e.g. 250ms, 1.5s, 2m)\n"
+"  -d, --duration DUR   stop after DUR (default: until SIGINT or SIGTERM)\n"
+"  -p, --pid LIST       only these processes (comma-separated PIDs)\n"
+"  -t, --threads        one row per thread instead of one per process\n"
+"      --comm NAME      only tasks named NAME, or threads of processes named NAME\n"
+"  -e, --events LIST    perf events, perf's names (default:\n"
+"                       " CL_DEFAULT_EVENTS ");\n"
+"                       NAME:perf counts a software event with a perf counter\n"
+"      --list-events    list known events and exit\n"
+"  -f, --format FMT     table (default), csv, or json (JSON Lines)\n"
+"      --per-cpu        split rows by CPU\n"
+"      --sort COL       sort rows by this column (default oncpu_ns)\n"
+"      --top N          only the first N rows of each interval\n"
+"      --max-tasks N    track at most N tasks (default %d)\n"
+"  -v, --verbose        debug messages, libbpf's included\n"
+"  -h, --help           show this help\n"
+"\n"
+"Events the machine cannot count (no hardware PMU in most VMs) are announced\n"
+"once on stderr; their columns stay: empty in CSV, null in JSON, '-' in the table.\n"
+"\n"
+"EXAMPLES:\n"
+"  cpuledger stat                          # every process, every second\n"
+"  cpuledger stat -p 1234 -t -i 250ms      # threads of PID 1234, 4 times a second\n"
+"  cpuledger stat --comm nginx -d 10s      # nginx processes for 10 seconds\n"
+"  cpuledger stat -e cycles,instructions,LLC-load-misses --sort cycles --top 10\n"
+"  cpuledger stat --per-cpu -f csv -d 1m > cpu.csv\n",
+		DEFAULT_MAX_TASKS);
+}
+
+static void list_events(void)
+{
+	const struct cl_event_def *defs;
+	size_t count, i;
+
+	defs = cl_event_defs(&count);
+	printf("%-26s %-10s %s\n", "EVENT", "COLUMN", "SOURCE");
+	for (i = 0; i < count; i++) {
+		char column[40], *c;
+
+		snprintf(column, sizeof(column), "%s", defs[i].name);
+		for (c = column; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		printf("%-26s %-10s %s%s%s\n", defs[i].name, defs[i].title,
+		       defs[i].task_field != CL_TF_NONE ? "kernel per-task counter (exact, free)"
+						       : "perf counter read at each switch",
+		       defs[i].alias ? ", alias " : "", defs[i].alias ? defs[i].alias : "");
+	}
+	printf("%-26s %-10s %s\n", "rNNNN", "rNNNN", "raw PMU event, config in hex");
+}
+
+enum {
+	OPT_COMM = 256,
+	OPT_LIST_EVENTS,
+	OPT_PER_CPU,
+	OPT_SORT,
+	OPT_TOP,
+	OPT_MAX_TASKS,
+};
+
+/* Returns -1 to go on, or the exit code. */
+static int parse_args(int argc, char **argv, struct stat_opts *opts)
+{
+	static const struct option longopts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "threads", no_argument, NULL, 't' },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "events", required_argument, NULL, 'e' },
+		{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
+		{ "format", required_argument, NULL, 'f' },
+		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int opt, err;
+
+	opts->interval_ns = NSEC_PER_SEC;
+	opts->events = CL_DEFAULT_EVENTS;
+	opts->format = "table";
+	opts->sort = "oncpu_ns";
+	opts->max_tasks = DEFAULT_MAX_TASKS;
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":i:d:p:te:f:vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+			if (cl_duration_arg(CMD, "interval", optarg, &opts->interval_ns))
+				return CL_EXIT_USAGE;
+			break;
+		case 'd':
+			if (cl_duration_arg(CMD, "duration", optarg, &opts->duration_ns))
+				return CL_EXIT_USAGE;
+			break;
+		case 'p':
+			free(opts->pids);
+			opts->pids = NULL;
+			err = cl_parse_pid_list(optarg, &opts->pids, &opts->nr_pids);
+			if (err)
+				return cl_usage_error(CMD, "invalid PID list '%s': expected PIDs like 123,456",
+						      optarg);
+			break;
+		case 't':
+			opts->threads = true;
+			break;
+		case OPT_COMM:
+			if (!*optarg)
+				return cl_usage_error(CMD, "--comm needs a name");
+			opts->comm = optarg;
+			break;
+		case 'e':
+			opts->events = optarg;
+			break;
+		case OPT_LIST_EVENTS:
+			list_events();
+			return CL_EXIT_OK;
+		case 'f':
+			opts->format = optarg;
+			break;
+		case OPT_PER_CPU:
+			opts->per_cpu = true;
+			break;
+		case OPT_SORT:
+			opts->sort = optarg;
+			break;
+		case OPT_TOP:
+			if (cl_parse_u64(optarg, &opts->top) || !opts->top)
+				return cl_usage_error(CMD, "--top '%s' is not a positive number", optarg);
+			break;
+		case OPT_MAX_TASKS:
+			if (cl_parse_u64(optarg, &opts->max_tasks) || !opts->max_tasks ||
+			    opts->max_tasks > (1U << 22))
+				return cl_usage_error(CMD, "--max-tasks '%s' must be 1..4194304", optarg);
+			break;
+		case 'v':
+			opts->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return CL_EXIT_OK;
+		default:
+			return cl_getopt_error(CMD, opt, argv);
+		}
+	}
+	if (optind < argc)
+		return cl_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+static int check_events(struct stat_run *run)
+{
+	const char *bad = NULL;
+	int err;
+
+	err = cl_events_parse(run->opts->events, &run->events, &bad);
+	switch (err) {
+	case 0:
+		return -1;
+	case -ENOENT:
+		return cl_usage_error(CMD, "unknown event '%s' (see 'cpuledger stat --list-events')",
+				      bad);
+	case -EEXIST:
+		return cl_usage_error(CMD, "event '%s' is listed twice", bad);
+	case -E2BIG:
+		return cl_usage_error(CMD, "too many events: at most %d, of which %d perf counters",
+				      CL_MAX_EVENTS, CL_MAX_COUNTERS);
+	default:
+		return cl_usage_error(CMD, "invalid event list '%s'%s", run->opts->events,
+				      bad && strchr(bad, ':') ? " (the only modifier is :perf)" : "");
+	}
+}
+
+static int check_pids(const struct stat_opts *opts)
+{
+	for (size_t i = 0; i < opts->nr_pids; i++) {
+		pid_t pid = (pid_t)opts->pids[i], tgid;
+		int err = cl_process_exists(pid, &tgid);
+
+		if (err == -ESRCH) {
+			cl_err("no process with PID %d", pid);
+			return CL_EXIT_FAIL;
+		}
+		if (err) {
+			cl_err("cannot read /proc/%d/status: %s", pid, strerror(-err));
+			return CL_EXIT_FAIL;
+		}
+		if (tgid != pid) {
+			cl_err("%d is a thread of process %d: use -p %d (and -t for threads)", pid,
+			       tgid, tgid);
+			return CL_EXIT_FAIL;
+		}
+	}
+	return 0;
+}
+
+/* One message for all events that cannot be counted, grouped by reason. */
+static void announce_unsupported(const struct cl_event_set *events)
+{
+	bool done[CL_MAX_EVENTS] = {};
+
+	for (size_t i = 0; i < events->count; i++) {
+		const char *reason;
+		char names[512] = "";
+		size_t n = 0, used = 0;
+
+		if (done[i] || events->events[i].status != CL_EVENT_UNSUPPORTED)
+			continue;
+		reason = cl_event_open_reason(&events->events[i]);
+		for (size_t j = i; j < events->count; j++) {
+			const struct cl_event *e = &events->events[j];
+
+			if (done[j] || e->status != CL_EVENT_UNSUPPORTED ||
+			    strcmp(cl_event_open_reason(e), reason))
+				continue;
+			done[j] = true;
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 n++ ? ", " : "", e->name);
+			if (used >= sizeof(names))
+				used = sizeof(names) - 1;
+		}
+		cl_warn("%s: not counted, %s; %s empty", names, reason,
+			n > 1 ? "their columns stay" : "its column stays");
+	}
+}
+
+static void fill_interval(struct stat_run *run, struct cl_interval *interval, uint64_t mono,
+			  uint64_t real)
+{
+	struct cl_collector_stats stats;
+	struct cl_ledger_stats lstats;
+	uint64_t untracked;
+
+	cl_collector_get_stats(run->collector, &stats);
+	cl_ledger_get_stats(run->ledger, &lstats);
+	memset(interval, 0, sizeof(*interval));
+	interval->time_ns = real;
+	interval->interval_ns = mono - run->last_mono;
+	interval->cpus_online = cl_cpumask_weight(cl_collector_online(run->collector));
+	interval->cpus_possible = cl_collector_nr_cpus(run->collector);
+	interval->lost_exits = stats.bpf[CL_STAT_EXIT_DROPS] - run->last_stats.bpf[CL_STAT_EXIT_DROPS];
+	untracked = lstats.untracked + run->rows.overflow;
+	interval->untracked = untracked - run->last_untracked;
+	interval->map_full = stats.bpf[CL_STAT_PERCPU_FULL] -
+			     run->last_stats.bpf[CL_STAT_PERCPU_FULL] +
+			     stats.bpf[CL_STAT_STORAGE_FAILS] -
+			     run->last_stats.bpf[CL_STAT_STORAGE_FAILS];
+	interval->final = interval->interval_ns + NSEC_PER_MSEC < run->opts->interval_ns;
+	run->last_untracked = untracked;
+	run->last_stats = stats;
+}
+
+static void warn_losses(const struct cl_interval *interval)
+{
+	if (interval->lost_exits)
+		cl_warn("%llu exit records lost this interval (ring buffer full); "
+			"those tasks' last interval is missing",
+			(unsigned long long)interval->lost_exits);
+	if (interval->untracked)
+		cl_warn("%llu task observations dropped this interval: --max-tasks reached",
+			(unsigned long long)interval->untracked);
+	if (interval->map_full)
+		cl_warn("%llu counter charges lost this interval (kernel-side task map full)",
+			(unsigned long long)interval->map_full);
+}
+
+/* One pass over the kernel's totals, reported as an interval. */
+static int report(struct stat_run *run)
+{
+	uint64_t mono = cl_now_mono_ns(), real = cl_now_real_ns();
+	struct cl_interval interval;
+	size_t n;
+	int err;
+
+	err = cl_collector_pass(run->collector, run->ledger);
+	if (err) {
+		cl_err("reading task totals from the kernel: %s", strerror(-err));
+		return CL_EXIT_FAIL;
+	}
+	fill_interval(run, &interval, mono, real);
+	n = cl_rows_sort(&run->rows, &run->schema, run->sort_col);
+	if (run->opts->top && n > run->opts->top) {
+		interval.rows_cut = n - run->opts->top;
+		run->rows.nr_sorted = run->opts->top;
+	}
+	if (run->machine_format)
+		warn_losses(&interval);
+	err = cl_sink_write(&run->sink, &run->rows, &interval);
+	cl_rows_reset(&run->rows);
+	run->last_mono = mono;
+	if (err == -EPIPE)
+		return CL_EXIT_OK; /* the reader is gone: stop quietly */
+	if (err) {
+		cl_err("writing output: %s", strerror(-err));
+		return CL_EXIT_FAIL;
+	}
+	return -1;
+}
+
+static int arm_timer(struct stat_run *run)
+{
+	uint64_t at = run->next_mono;
+
+	if (run->end_mono && run->end_mono < at)
+		at = run->end_mono;
+	return cl_timerfd_at(run->timer_fd, at);
+}
+
+static int on_timer(void *ctx, uint32_t events)
+{
+	struct stat_run *run = ctx;
+	bool last;
+	int ret;
+
+	cl_timerfd_ack(run->timer_fd);
+	if (cl_now_mono_ns() < run->next_mono && !(run->end_mono && cl_now_mono_ns() >= run->end_mono))
+		return arm_timer(run); /* early wakeup */
+	last = run->end_mono && cl_now_mono_ns() >= run->end_mono;
+	ret = report(run);
+	if (ret >= 0) {
+		run->result = ret;
+		return CL_LOOP_STOP;
+	}
+	if (last) {
+		run->result = CL_EXIT_OK;
+		return CL_LOOP_STOP;
+	}
+	/* Keep to the original grid; skip ticks missed while stopped. */
+	while (run->next_mono <= cl_now_mono_ns())
+		run->next_mono += run->opts->interval_ns;
+	return arm_timer(run);
+}
+
+static int on_signal(void *ctx, uint32_t events)
+{
+	struct stat_run *run = ctx;
+	int sig = cl_signalfd_read(run->signal_fd);
+	int ret;
+
+	if (sig < 0)
+		return 0;
+	cl_dbg("signal %d: reporting the partial interval", sig);
+	ret = report(run);
+	run->result = ret >= 0 ? ret : CL_EXIT_OK;
+	return CL_LOOP_STOP;
+}
+
+static int run_loop(struct stat_run *run)
+{
+	struct cl_loop *loop;
+	int err, ret = CL_EXIT_FAIL;
+
+	loop = cl_loop_new();
+	if (!loop) {
+		cl_err("creating the event loop: %s", strerror(errno));
+		return CL_EXIT_FAIL;
+	}
+	err = cl_loop_add(loop, run->signal_fd, on_signal, run);
+	if (!err)
+		err = cl_loop_add(loop, run->timer_fd, on_timer, run);
+	if (!err)
+		err = arm_timer(run);
+	if (err) {
+		cl_err("setting up the event loop: %s", strerror(-err));
+		goto out;
+	}
+	err = cl_loop_run(loop);
+	if (err < 0) {
+		cl_err("event loop: %s", strerror(-err));
+		goto out;
+	}
+	ret = run->result;
+out:
+	cl_loop_free(loop);
+	return ret;
+}
+
+static int start(struct stat_run *run)
+{
+	const struct stat_opts *opts = run->opts;
+	struct cl_collector_opts copts = {
+		.pids = opts->pids,
+		.nr_pids = opts->nr_pids,
+		.comm = opts->comm,
+		.per_cpu = opts->per_cpu,
+		.max_tasks = opts->max_tasks,
+		.events = &run->events,
+		.sysfs_root = "/sys",
+	};
+	struct cl_ledger_opts lopts = {
+		.max_tasks = opts->max_tasks,
+		.per_cpu = opts->per_cpu,
+		.on_delta = cl_rows_add,
+		.delta_ctx = &run->rows,
+		.on_forget = cl_collector_forget,
+	};
+	char errmsg[512];
+	int err;
+
+	err = cl_collector_open(&run->collector, &copts, errmsg, sizeof(errmsg));
+	if (err) {
+		cl_err("%s", errmsg);
+		if (err == -EPERM || err == -EACCES)
+			cl_err("loading BPF needs root or CAP_BPF+CAP_PERFMON");
+		return CL_EXIT_FAIL;
+	}
+	announce_unsupported(&run->events);
+	lopts.nr_cpus = cl_collector_nr_cpus(run->collector);
+	lopts.forget_ctx = run->collector;
+	lopts.start_ns = cl_now_mono_ns();
+	run->ledger = cl_ledger_new(&lopts);
+	if (!run->ledger || cl_rows_init(&run->rows, opts->threads ? CL_BY_THREAD : CL_BY_PROCESS,
+					 opts->per_cpu, DEFAULT_MAX_ROWS)) {
+		cl_err("out of memory");
+		return CL_EXIT_FAIL;
+	}
+	/* Filtered views list every selected task, idle or not. */
+	run->rows.keep_idle = opts->nr_pids || opts->comm;
+
+	run->signal_fd = cl_signalfd_open();
+	run->timer_fd = cl_timerfd_open();
+	if (run->signal_fd < 0 || run->timer_fd < 0) {
+		cl_err("setting up signals and timers: %s",
+		       strerror(-(run->signal_fd < 0 ? run->signal_fd : run->timer_fd)));
+		return CL_EXIT_FAIL;
+	}
+	/* The baseline: everything before this belongs to no interval. */
+	run->last_mono = cl_now_mono_ns();
+	err = cl_collector_pass(run->collector, run->ledger);
+	if (err) {
+		cl_err("reading task totals from the kernel: %s", strerror(-err));
+		return CL_EXIT_FAIL;
+	}
+	cl_rows_reset(&run->rows);
+	cl_collector_get_stats(run->collector, &run->last_stats);
+	run->next_mono = run->last_mono + opts->interval_ns;
+	run->end_mono = opts->duration_ns ? run->last_mono + opts->duration_ns : 0;
+	err = cl_sink_start(&run->sink);
+	if (err == -EPIPE)
+		return CL_EXIT_OK;
+	if (!run->machine_format && isatty(STDERR_FILENO))
+		cl_info("collecting; Ctrl-C to stop");
+	return -1;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts opts = {};
+	struct stat_run run = { .opts = &opts, .timer_fd = -1, .signal_fd = -1 };
+	const struct cl_sink_ops *sink_ops;
+	int ret;
+
+	cl_log_set_prefix("cpuledger " CMD);
+	ret = parse_args(argc, argv, &opts);
+	if (ret >= 0)
+		goto out;
+	if (opts.verbose)
+		cl_log_set_level(CL_LOG_DEBUG);
+	ret = check_events(&run);
+	if (ret >= 0)
+		goto out;
+	sink_ops = cl_sink_lookup(opts.format);
+	if (!sink_ops) {
+		ret = cl_usage_error(CMD, "unknown format '%s': use table, csv or json", opts.format);
+		goto out;
+	}
+	run.machine_format = sink_ops != &cl_sink_table_ops;
+	cl_schema_build(&run.schema, &run.events, opts.threads, opts.per_cpu);
+	run.sort_col = cl_schema_find(&run.schema, opts.sort);
+	if (run.sort_col < 0) {
+		ret = cl_usage_error(CMD, "cannot sort by '%s': not a column (columns are the CSV header names)",
+				     opts.sort);
+		goto out;
+	}
+	cl_sink_init(&run.sink, sink_ops, &run.schema, stdout);
+
+	ret = check_pids(&opts);
+	if (ret)
+		goto out;
+	ret = cl_check_bpf_ready(CMD);
+	if (ret)
+		goto out;
+	libbpf_set_print(cl_libbpf_print);
+
+	ret = start(&run);
+	if (ret < 0)
+		ret = run_loop(&run);
+out:
+	if (run.timer_fd >= 0)
+		close(run.timer_fd);
+	if (run.signal_fd >= 0)
+		close(run.signal_fd);
+	cl_rows_free(&run.rows);
+	cl_ledger_free(run.ledger);
+	cl_collector_close(run.collector);
+	free(opts.pids);
+	return ret;
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core/collector.h"
+#include "cpuledger.skel.h"
+
+_Static_assert(sizeof(struct cl_task_record) == 208, "cl_task_record layout changed");
+_Static_assert(sizeof(struct cl_task_acct) % 8 == 0, "cl_task_acct must stay 8-byte aligned");
+_Static_assert(sizeof(struct cl_task_key) == 16, "cl_task_key layout changed");
+
+struct cl_collector {
+	struct cpuledger_bpf *skel;
+	struct cl_perf_counters perf;
+	struct ring_buffer *exits;
+	struct cl_ledger *ledger;	/* the one being fed during a pass */
+	const char *sysfs_root;
+	unsigned int nr_cpus;		/* possible */
+	struct cl_cpumask online;
+	bool per_cpu;
+	bool needs_flush;
+	struct cl_values *percpu_values;	/* [nr_cpus] lookup buffer */
+	struct cl_collector_stats stats;
+	char *iter_buf;
+	size_t iter_buf_size;
+};
+
+static int fail(char *errmsg, size_t size, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *errmsg, size_t size, int err, const char *fmt, ...)
+{
+	va_list args;
+	size_t n;
+
+	va_start(args, fmt);
+	vsnprintf(errmsg, size, fmt, args);
+	va_end(args);
+	n = strlen(errmsg);
+	if (err && n < size)
+		snprintf(errmsg + n, size - n, ": %s", strerror(err < 0 ? -err : err));
+	return err < 0 ? err : -err;
+}
+
+static int configure(struct cl_collector *c, const struct cl_collector_opts *opts)
+{
+	struct cpuledger_bpf *skel = c->skel;
+	unsigned int slots = c->perf.nr_slots ? c->perf.nr_slots : 1;
+	int err;
+
+	skel->rodata->nr_cpus = c->nr_cpus;
+	skel->rodata->nr_counters = c->perf.nr_slots;
+	skel->rodata->per_cpu_mode = opts->per_cpu;
+	skel->rodata->filter_pids = opts->nr_pids > 0;
+	if (opts->comm) {
+		skel->rodata->filter_comm = true;
+		strncpy((char *)skel->rodata->comm_filter, opts->comm, CL_COMM_LEN - 1);
+	}
+	err = bpf_map__set_max_entries(skel->maps.counters, slots * c->nr_cpus);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.pid_filter,
+					       opts->nr_pids ? (__u32)opts->nr_pids : 1);
+	if (!err && opts->per_cpu)
+		err = bpf_map__set_max_entries(skel->maps.cpu_tasks, (__u32)opts->max_tasks);
+	if (!err && opts->exit_ring_bytes)
+		err = bpf_map__set_max_entries(skel->maps.exits, (__u32)opts->exit_ring_bytes);
+	/* The flush program only exists to be run on a CPU, never attached. */
+	if (!err && !c->needs_flush)
+		err = bpf_program__set_autoload(skel->progs.flush_cpu, false);
+	bpf_program__set_autoattach(skel->progs.flush_cpu, false);
+	return err;
+}
+
+static int on_exit_record(void *ctx, void *data, size_t size)
+{
+	struct cl_collector *c = ctx;
+
+	if (size < sizeof(struct cl_task_record))
+		return 0;
+	cl_ledger_observe(c->ledger, data);
+	return 0;
+}
+
+int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts *opts,
+		      char *errmsg, size_t errmsg_size)
+{
+	struct cl_collector *c;
+	int err, possible;
+	size_t i;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return fail(errmsg, errmsg_size, -ENOMEM, "allocating the collector");
+	c->sysfs_root = opts->sysfs_root ? opts->sysfs_root : "/sys";
+	c->per_cpu = opts->per_cpu;
+	possible = libbpf_num_possible_cpus();
+	if (possible <= 0) {
+		err = fail(errmsg, errmsg_size, possible ?: -EINVAL, "counting possible CPUs");
+		goto err_free;
+	}
+	if (possible > CL_MAX_CPUS) {
+		err = fail(errmsg, errmsg_size, -E2BIG, "%d possible CPUs, cpuledger handles %d",
+			   possible, CL_MAX_CPUS);
+		goto err_free;
+	}
+	c->nr_cpus = (unsigned int)possible;
+	err = cl_cpus_read(c->sysfs_root, "online", &c->online);
+	if (err) {
+		fail(errmsg, errmsg_size, err, "reading %s/devices/system/cpu/online",
+		     c->sysfs_root);
+		goto err_free;
+	}
+	err = cl_perf_counters_init(&c->perf, c->nr_cpus);
+	if (err) {
+		fail(errmsg, errmsg_size, err, "allocating perf counters");
+		goto err_free;
+	}
+	err = cl_perf_counters_probe(&c->perf, opts->events, &c->online);
+	if (err) {
+		fail(errmsg, errmsg_size, err, "opening perf counters");
+		goto err_perf;
+	}
+	c->needs_flush = c->perf.nr_slots > 0 || opts->per_cpu;
+	if (opts->per_cpu) {
+		c->percpu_values = calloc(c->nr_cpus, sizeof(*c->percpu_values));
+		if (!c->percpu_values) {
+			err = fail(errmsg, errmsg_size, -ENOMEM, "allocating per-CPU buffers");
+			goto err_perf;
+		}
+	}
+
+	c->skel = cpuledger_bpf__open();
+	if (!c->skel) {
+		err = fail(errmsg, errmsg_size, -errno, "opening the BPF object");
+		goto err_perf;
+	}
+	err = configure(c, opts);
+	if (err) {
+		fail(errmsg, errmsg_size, err, "configuring the BPF object");
+		goto err_skel;
+	}
+	err = cpuledger_bpf__load(c->skel);
+	if (err) {
+		fail(errmsg, errmsg_size, err, "loading BPF programs (run with -v for the verifier log)");
+		goto err_skel;
+	}
+	for (i = 0; i < opts->nr_pids; i++) {
+		__u8 one = 1;
+
+		if (bpf_map__update_elem(c->skel->maps.pid_filter, &opts->pids[i],
+					 sizeof(opts->pids[i]), &one, sizeof(one), BPF_ANY)) {
+			err = fail(errmsg, errmsg_size, -errno, "setting the PID filter");
+			goto err_skel;
+		}
+	}
+	err = cl_perf_counters_set_map(&c->perf, bpf_map__fd(c->skel->maps.counters));
+	if (err) {
+		fail(errmsg, errmsg_size, err, "publishing perf counters to BPF");
+		goto err_skel;
+	}
+	c->exits = ring_buffer__new(bpf_map__fd(c->skel->maps.exits), on_exit_record, c, NULL);
+	if (!c->exits) {
+		err = fail(errmsg, errmsg_size, -errno, "setting up the exit ring buffer");
+		goto err_skel;
+	}
+	err = cpuledger_bpf__attach(c->skel);
+	if (err) {
+		fail(errmsg, errmsg_size, err, "attaching BPF programs");
+		goto err_ring;
+	}
+	c->iter_buf_size = 512 * sizeof(struct cl_task_record);
+	c->iter_buf = malloc(c->iter_buf_size);
+	if (!c->iter_buf) {
+		err = fail(errmsg, errmsg_size, -ENOMEM, "allocating the iterator buffer");
+		goto err_ring;
+	}
+	*out = c;
+	return 0;
+
+err_ring:
+	ring_buffer__free(c->exits);
+err_skel:
+	cpuledger_bpf__destroy(c->skel);
+err_perf:
+	cl_perf_counters_free(&c->perf);
+err_free:
+	free(c->percpu_values);
+	free(c);
+	return err;
+}
+
+void cl_collector_close(struct cl_collector *c)
+{
+	if (!c)
+		return;
+	free(c->iter_buf);
+	ring_buffer__free(c->exits);
+	cpuledger_bpf__destroy(c->skel);
+	cl_perf_counters_free(&c->perf);
+	free(c->percpu_values);
+	free(c);
+}
+
+/* Runs the flush program on each online CPU, charging whatever runs there. */
+static void flush_cpus(struct cl_collector *c)
+{
+	int prog_fd = bpf_program__fd(c->skel->progs.flush_cpu);
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, run, .cpu = cpu, .flags = BPF_F_TEST_RUN_ON_CPU);
+
+		if (!cl_cpumask_test(&c->online, cpu))
+			continue;
+		/* ENXIO: the CPU went offline since we looked; nothing runs there. */
+		if (bpf_prog_test_run_opts(prog_fd, &run) && errno != ENXIO)
+			c->stats.flush_errors++;
+	}
+}
+
+static int read_iterator(struct cl_collector *c)
+{
+	size_t have = 0, rec_size = sizeof(struct cl_task_record);
+	int fd, err = 0;
+
+	fd = bpf_iter_create(bpf_link__fd(c->skel->links.dump_task));
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, c->iter_buf + have, c->iter_buf_size - have);
+		size_t off = 0;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		have += (size_t)n;
+		for (; have - off >= rec_size; off += rec_size)
+			cl_ledger_observe(c->ledger, (struct cl_task_record *)(c->iter_buf + off));
+		memmove(c->iter_buf, c->iter_buf + off, have - off);
+		have -= off;
+	}
+	c->stats.iter_bad_bytes += have;
+	close(fd);
+	return err;
+}
+
+static int read_percpu(struct cl_collector *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.cpu_tasks);
+	struct cl_task_key key, next;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, c->percpu_values))
+			continue; /* deleted meanwhile */
+		cl_ledger_observe_percpu(c->ledger, key.tid, key.start_ns, c->percpu_values);
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+void cl_collector_forget(void *ctx, uint32_t tid, uint64_t start_ns)
+{
+	struct cl_collector *c = ctx;
+	struct cl_task_key key = { .tid = tid, .start_ns = start_ns };
+
+	bpf_map_delete_elem(bpf_map__fd(c->skel->maps.cpu_tasks), &key);
+}
+
+int cl_collector_pass(struct cl_collector *c, struct cl_ledger *ledger)
+{
+	int err;
+
+	cl_cpus_read(c->sysfs_root, "online", &c->online);
+	c->ledger = ledger;
+	cl_ledger_begin_pass(ledger);
+	if (c->needs_flush)
+		flush_cpus(c);
+	/* Live tasks first, then the ones that exited: exit records are final. */
+	err = read_iterator(c);
+	if (!err) {
+		int n = ring_buffer__consume(c->exits);
+
+		err = n < 0 ? n : 0;
+	}
+	if (!err && c->per_cpu)
+		err = read_percpu(c);
+	cl_ledger_end_pass(ledger);
+	c->ledger = NULL;
+	memcpy(c->stats.bpf, c->skel->bss->stats, sizeof(c->stats.bpf));
+	return err;
+}
+
+void cl_collector_get_stats(const struct cl_collector *c, struct cl_collector_stats *stats)
+{
+	*stats = c->stats;
+}
+
+unsigned int cl_collector_nr_cpus(const struct cl_collector *c)
+{
+	return c->nr_cpus;
+}
+
+const struct cl_cpumask *cl_collector_online(const struct cl_collector *c)
+{
+	return &c->online;
+}

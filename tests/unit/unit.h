@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A minimal table-friendly unit test harness printing TAP lines
+ * ("ok N - name", "not ok N - name") that tests/run.sh counts. Assertions
+ * return bool so they chain: if (!expect_u64(...)) goto out;
+ */
+#ifndef CPULEDGER_UNIT_H
+#define CPULEDGER_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int unit_run_count;
+static int unit_fail_count;
+
+#define expect(cond, ...) unit_expect((cond), __FILE__, __LINE__, #cond, "" __VA_ARGS__)
+
+static inline bool unit_expect(bool ok, const char *file, int line, const char *what,
+			       const char *note)
+{
+	if (!ok)
+		fprintf(stderr, "#   %s:%d: expected %s %s\n", file, line, what, note);
+	return ok;
+}
+
+#define expect_u64(got, want) unit_expect_u64((got), (want), __FILE__, __LINE__, #got)
+
+static inline bool unit_expect_u64(uint64_t got, uint64_t want, const char *file, int line,
+				   const char *what)
+{
+	if (got != want)
+		fprintf(stderr, "#   %s:%d: %s = %llu, expected %llu\n", file, line, what,
+			(unsigned long long)got, (unsigned long long)want);
+	return got == want;
+}
+
+#define expect_int(got, want) unit_expect_int((got), (want), __FILE__, __LINE__, #got)
+
+static inline bool unit_expect_int(long long got, long long want, const char *file, int line,
+				   const char *what)
+{
+	if (got != want)
+		fprintf(stderr, "#   %s:%d: %s = %lld, expected %lld\n", file, line, what, got,
+			want);
+	return got == want;
+}
+
+#define expect_str(got, want) unit_expect_str((got), (want), __FILE__, __LINE__, #got)
+
+static inline bool unit_expect_str(const char *got, const char *want, const char *file, int line,
+				   const char *what)
+{
+	bool ok = got && want && !strcmp(got, want);
+
+	if (!ok)
+		fprintf(stderr, "#   %s:%d: %s = \"%s\", expected \"%s\"\n", file, line, what,
+			got ? got : "(null)", want ? want : "(null)");
+	return ok;
+}
+
+/* Runs one test function (returning bool) and prints its TAP line. */
+#define RUN_TEST(fn) unit_run(#fn, fn)
+
+static inline void unit_run(const char *name, bool (*fn)(void))
+{
+	bool ok = fn();
+
+	unit_run_count++;
+	if (!ok)
+		unit_fail_count++;
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", unit_run_count, name);
+	fflush(stdout);
+}
+
+static inline int unit_done(void)
+{
+	return unit_fail_count ? 1 : 0;
+}
+
+#endif

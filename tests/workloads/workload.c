@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A controllable workload for integration tests and benchmarks: burns CPU,
+ * sleeps (voluntary switches), touches pages (faults), in threads, pinned
+ * or not; can wait for a go signal, stop itself before exiting so the test
+ * can read /proc while nothing moves, and write its own rusage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+static struct {
+	int pin;		/* -1: anywhere */
+	double busy_ms;		/* CPU burnt per thread */
+	double slice_ms;	/* after each slice of busy time... */
+	double sleep_ms;	/* ...sleep this long (0: never) */
+	long pages;		/* pages touched per thread, spread over the run */
+	int threads;
+	const char *wait_fifo;
+	const char *report;
+	const char *name;
+	bool stop;
+	bool forever;
+} cfg = { .pin = -1, .busy_ms = 1000, .slice_ms = 0, .threads = 1 };
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void sleep_ms(double ms)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ms / 1000),
+			       .tv_nsec = (long)((ms - (double)(time_t)(ms / 1000) * 1000) * 1e6) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void touch_pages(long count)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char *mem;
+
+	if (count <= 0)
+		return;
+	mem = mmap(NULL, (size_t)(count * page), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	for (long i = 0; i < count; i++)
+		mem[i * page] = 1;
+	munmap((void *)mem, (size_t)(count * page));
+}
+
+static void *run(void *arg)
+{
+	double start = now_ms(), next_sleep = start + cfg.slice_ms;
+	long pages_left = cfg.pages;
+	volatile unsigned long spin = 0;
+
+	if (cfg.pin >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cfg.pin, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("sched_setaffinity");
+			exit(1);
+		}
+	}
+	while (cfg.forever || now_ms() - start < cfg.busy_ms) {
+		for (int i = 0; i < 10000; i++)
+			spin++;
+		if (pages_left > 0) {
+			/* Spread faults over the run: 64 pages at a time. */
+			long n = pages_left < 64 ? pages_left : 64;
+
+			touch_pages(n);
+			pages_left -= n;
+		}
+		if (cfg.slice_ms > 0 && cfg.sleep_ms > 0 && now_ms() >= next_sleep) {
+			sleep_ms(cfg.sleep_ms);
+			next_sleep = now_ms() + cfg.slice_ms;
+		}
+	}
+	touch_pages(pages_left);
+	return arg;
+}
+
+static void write_report(void)
+{
+	struct rusage ru;
+	FILE *f;
+
+	if (!cfg.report)
+		return;
+	getrusage(RUSAGE_SELF, &ru);
+	f = fopen(cfg.report, "w");
+	if (!f) {
+		perror(cfg.report);
+		exit(1);
+	}
+	fprintf(f, "minflt %ld\nmajflt %ld\nnvcsw %ld\nnivcsw %ld\n", ru.ru_minflt, ru.ru_majflt,
+		ru.ru_nvcsw, ru.ru_nivcsw);
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pin", required_argument, NULL, 'c' },
+		{ "busy-ms", required_argument, NULL, 'b' },
+		{ "slice-ms", required_argument, NULL, 's' },
+		{ "sleep-ms", required_argument, NULL, 'z' },
+		{ "pages", required_argument, NULL, 'g' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "wait", required_argument, NULL, 'w' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "stop", no_argument, NULL, 'S' },
+		{ "forever", no_argument, NULL, 'F' },
+		{},
+	};
+	pthread_t *tids;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'c': cfg.pin = atoi(optarg); break;
+		case 'b': cfg.busy_ms = atof(optarg); break;
+		case 's': cfg.slice_ms = atof(optarg); break;
+		case 'z': cfg.sleep_ms = atof(optarg); break;
+		case 'g': cfg.pages = atol(optarg); break;
+		case 'T': cfg.threads = atoi(optarg); break;
+		case 'w': cfg.wait_fifo = optarg; break;
+		case 'r': cfg.report = optarg; break;
+		case 'n': cfg.name = optarg; break;
+		case 'S': cfg.stop = true; break;
+		case 'F': cfg.forever = true; break;
+		default:
+			fprintf(stderr, "usage: workload [--pin CPU] [--busy-ms MS] [--slice-ms MS "
+					"--sleep-ms MS] [--pages N] [--threads N] [--wait FIFO] "
+					"[--report FILE] [--name COMM] [--stop] [--forever]\n");
+			return 2;
+		}
+	}
+	if (cfg.name)
+		prctl(PR_SET_NAME, cfg.name);
+	if (cfg.wait_fifo) {
+		/* Blocks until the test opens the FIFO for writing: the go signal. */
+		char go;
+		int fd = open(cfg.wait_fifo, O_RDONLY);
+
+		if (fd < 0 || read(fd, &go, 1) < 0) {
+			perror(cfg.wait_fifo);
+			return 1;
+		}
+		close(fd);
+	}
+	tids = calloc((size_t)cfg.threads, sizeof(*tids));
+	for (int i = 1; i < cfg.threads; i++)
+		pthread_create(&tids[i], NULL, run, NULL);
+	run(NULL);
+	for (int i = 1; i < cfg.threads; i++)
+		pthread_join(tids[i], NULL);
+	write_report();
+	if (cfg.stop)
+		raise(SIGSTOP);
+	return 0;
+}
