@@ -9,15 +9,35 @@
 #include "core/parse.h"
 #include "core/system.h"
 
+static void vusage_error(const char *cmd, const char *see, const char *fmt, va_list args)
+{
+	const char *sep = cmd ? " " : "";
+
+	fprintf(stderr, "cpuledger%s%s: ", sep, cmd ? cmd : "");
+	vfprintf(stderr, fmt, args);
+	if (see)
+		fprintf(stderr, " (see '%s')\n", see);
+	else
+		fprintf(stderr, " (see 'cpuledger%s%s --help')\n", sep, cmd ? cmd : "");
+}
+
 int cl_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list args;
 
-	fprintf(stderr, "cpuledger%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	vusage_error(cmd, NULL, fmt, args);
 	va_end(args);
-	fprintf(stderr, " (see 'cpuledger%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "");
+	return CL_EXIT_USAGE;
+}
+
+int cl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vusage_error(cmd, see, fmt, args);
+	va_end(args);
 	return CL_EXIT_USAGE;
 }
 

@@ -15,6 +15,9 @@ enum {
 
 /* Prints "cpuledger CMD: MESSAGE (see 'cpuledger CMD --help')" and returns 2. */
 int cl_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, pointing at another place than --help, e.g. "cpuledger stat --list-events". */
+int cl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The usage error for getopt_long's '?' and ':' results. */
 int cl_getopt_error(const char *cmd, int opt, char **argv);
 /* Parses a duration option; a usage error (returns 2) if invalid or zero. */

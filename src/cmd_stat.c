@@ -78,9 +78,9 @@ static void usage(FILE *out)
 "  -p, --pid LIST       only these processes (comma-separated PIDs)\n"
 "  -t, --threads        one row per thread instead of one per process\n"
 "      --comm NAME      only tasks named NAME, or threads of processes named NAME\n"
-"  -e, --events LIST    perf events, perf's names (default:\n"
-"                       " CL_DEFAULT_EVENTS ");\n"
-"                       NAME:perf counts a software event with a perf counter\n"
+"  -e, --events LIST    perf events by perf's names; default:\n"
+"                       " CL_DEFAULT_EVENTS "\n"
+"                       (NAME:perf counts a software event with perf)\n"
 "      --list-events    list known events and exit\n"
 "  -f, --format FMT     table (default), csv, or json (JSON Lines)\n"
 "      --per-cpu        split rows by CPU\n"
@@ -91,11 +91,11 @@ static void usage(FILE *out)
 "  -h, --help           show this help\n"
 "\n"
 "Events the machine cannot count (no hardware PMU in most VMs) are announced\n"
-"once on stderr; their columns stay: empty in CSV, null in JSON, '-' in the table.\n"
+"once on stderr; their columns stay, empty in CSV, null in JSON, '-' in tables.\n"
 "\n"
 "EXAMPLES:\n"
 "  cpuledger stat                          # every process, every second\n"
-"  cpuledger stat -p 1234 -t -i 250ms      # threads of PID 1234, 4 times a second\n"
+"  cpuledger stat -p 1234 -t -i 250ms      # threads of PID 1234, 4 times/second\n"
 "  cpuledger stat --comm nginx -d 10s      # nginx processes for 10 seconds\n"
 "  cpuledger stat -e cycles,instructions,LLC-load-misses --sort cycles --top 10\n"
 "  cpuledger stat --per-cpu -f csv -d 1m > cpu.csv\n",
@@ -236,8 +236,8 @@ static int check_events(struct stat_run *run)
 	case 0:
 		return -1;
 	case -ENOENT:
-		return cl_usage_error(CMD, "unknown event '%s' (see 'cpuledger stat --list-events')",
-				      bad);
+		return cl_usage_error_see(CMD, "cpuledger stat --list-events", "unknown event '%s'",
+					  bad);
 	case -EEXIST:
 		return cl_usage_error(CMD, "event '%s' is listed twice", bad);
 	case -E2BIG:

@@ -44,10 +44,8 @@ int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 
-	if (!name) {
-		usage(stderr);
-		return CL_EXIT_USAGE;
-	}
+	if (!name)
+		return cl_usage_error(NULL, "no command given: try stat or doctor");
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return CL_EXIT_OK;

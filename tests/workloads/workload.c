@@ -35,6 +35,9 @@ static struct {
 	bool forever;
 } cfg = { .pin = -1, .busy_ms = 1000, .slice_ms = 0, .threads = 1 };
 
+/* With --stop: every thread stays alive until the stop has been observed. */
+static pthread_barrier_t work_done, stop_seen;
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -70,22 +73,27 @@ static void touch_pages(long count)
 	munmap((void *)mem, (size_t)(count * page));
 }
 
+static void pin(void)
+{
+	cpu_set_t set;
+
+	if (cfg.pin < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cfg.pin, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(1);
+	}
+}
+
 static void *run(void *arg)
 {
 	double start = now_ms(), next_sleep = start + cfg.slice_ms;
 	long pages_left = cfg.pages;
 	volatile unsigned long spin = 0;
 
-	if (cfg.pin >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cfg.pin, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			perror("sched_setaffinity");
-			exit(1);
-		}
-	}
+	pin();
 	while (cfg.forever || now_ms() - start < cfg.busy_ms) {
 		for (int i = 0; i < 10000; i++)
 			spin++;
@@ -102,6 +110,10 @@ static void *run(void *arg)
 		}
 	}
 	touch_pages(pages_left);
+	if (cfg.stop && arg) {
+		pthread_barrier_wait(&work_done);
+		pthread_barrier_wait(&stop_seen);
+	}
 	return arg;
 }
 
@@ -120,6 +132,16 @@ static void write_report(void)
 	}
 	fprintf(f, "minflt %ld\nmajflt %ld\nnvcsw %ld\nnivcsw %ld\n", ru.ru_minflt, ru.ru_majflt,
 		ru.ru_nvcsw, ru.ru_nivcsw);
+	/* This thread's own schedstat: on-CPU ns, run delay ns, timeslices. */
+	{
+		unsigned long long oncpu = 0, delay = 0, slices = 0;
+		FILE *ss = fopen("/proc/thread-self/schedstat", "r");
+
+		if (ss && fscanf(ss, "%llu %llu %llu", &oncpu, &delay, &slices) == 3)
+			fprintf(f, "oncpu_ns %llu\nrun_delay_ns %llu\n", oncpu, delay);
+		if (ss)
+			fclose(ss);
+	}
 	fclose(f);
 }
 
@@ -164,6 +186,7 @@ int main(int argc, char **argv)
 	}
 	if (cfg.name)
 		prctl(PR_SET_NAME, cfg.name);
+	pin(); /* before waiting: not a moment on another CPU after the go */
 	if (cfg.wait_fifo) {
 		/* Blocks until the test opens the FIFO for writing: the go signal. */
 		char go;
@@ -176,13 +199,20 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	tids = calloc((size_t)cfg.threads, sizeof(*tids));
+	pthread_barrier_init(&work_done, NULL, (unsigned int)cfg.threads);
+	pthread_barrier_init(&stop_seen, NULL, (unsigned int)cfg.threads);
 	for (int i = 1; i < cfg.threads; i++)
-		pthread_create(&tids[i], NULL, run, NULL);
+		pthread_create(&tids[i], NULL, run, (void *)1);
 	run(NULL);
-	for (int i = 1; i < cfg.threads; i++)
-		pthread_join(tids[i], NULL);
+	if (cfg.stop)
+		pthread_barrier_wait(&work_done);
 	write_report();
+	/* All threads alive and idle: the test reads /proc while we are stopped. */
 	if (cfg.stop)
 		raise(SIGSTOP);
+	if (cfg.stop)
+		pthread_barrier_wait(&stop_seen);
+	for (int i = 1; i < cfg.threads; i++)
+		pthread_join(tids[i], NULL);
 	return 0;
 }
