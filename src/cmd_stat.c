@@ -511,6 +511,15 @@ static int start(struct stat_run *run)
 	}
 	cl_rows_reset(&run->rows);
 	cl_collector_get_stats(run->collector, &run->last_stats);
+	/*
+	 * Some sandboxes hide processes from BPF task iterators (seen: PID 1 of
+	 * a microVM). Say so rather than print nothing for them.
+	 */
+	for (size_t i = 0; i < opts->nr_pids; i++) {
+		if (!cl_ledger_has_process(run->ledger, opts->pids[i]))
+			cl_warn("PID %u exists but the kernel's task iterator does not show it; "
+				"it cannot be reported", opts->pids[i]);
+	}
 	run->next_mono = run->last_mono + opts->interval_ns;
 	run->end_mono = opts->duration_ns ? run->last_mono + opts->duration_ns : 0;
 	err = cl_sink_start(&run->sink);

@@ -230,6 +230,18 @@ void cl_ledger_end_pass(struct cl_ledger *ledger)
 	}
 }
 
+bool cl_ledger_has_process(const struct cl_ledger *ledger, uint32_t tgid)
+{
+	struct cl_hnode *node, *tmp;
+	size_t i;
+
+	cl_htab_for_each(&ledger->tasks, node, tmp, i) {
+		if (((struct ledger_task *)node)->meta.tgid == tgid)
+			return true;
+	}
+	return false;
+}
+
 void cl_ledger_get_stats(const struct cl_ledger *ledger, struct cl_ledger_stats *stats)
 {
 	*stats = ledger->stats;

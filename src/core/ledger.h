@@ -75,6 +75,9 @@ void cl_ledger_observe_percpu(struct cl_ledger *ledger, uint32_t tid, uint64_t s
 /* Forgets exited tasks and tasks unseen for two passes. */
 void cl_ledger_end_pass(struct cl_ledger *ledger);
 
+/* Does the ledger remember any task of process @tgid? */
+bool cl_ledger_has_process(const struct cl_ledger *ledger, uint32_t tgid);
+
 void cl_ledger_get_stats(const struct cl_ledger *ledger, struct cl_ledger_stats *stats);
 
 /* delta = cur - last per value; a value that went backwards contributes 0. */
