@@ -60,7 +60,8 @@ int cl_duration_arg(const char *cmd, const char *option, const char *arg, uint64
 		return cl_usage_error(cmd, "%s '%s' is too long", option, arg);
 	if (err || *ns == 0)
 		return cl_usage_error(cmd,
-				      "%s '%s' is not a positive duration (e.g. 250ms, 1s, 1.5s, 2m)",
+				      "%s '%s' is not a positive duration (e.g. 250ms, 1s, 1.5s, "
+				      "2m)",
 				      option, arg);
 	return 0;
 }

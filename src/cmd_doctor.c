@@ -121,8 +121,8 @@ static void report_events(const struct cl_cpumask *online)
 		event.open_errno = fd < 0 ? -fd : 0;
 		snprintf(what, sizeof(what), "%s%s", defs[i].name, is_default ? " *" : "");
 		if (defs[i].task_field != CL_TF_NONE)
-			printf("  %-28s counted (kernel per-task counter); perf counter: %s\n", what,
-			       fd >= 0 ? "yes" : cl_event_open_reason(&event));
+			printf("  %-28s counted (kernel per-task counter); perf counter: %s\n",
+			       what, fd >= 0 ? "yes" : cl_event_open_reason(&event));
 		else if (fd >= 0)
 			printf("  %-28s counted (perf counter)\n", what);
 		else
@@ -169,7 +169,9 @@ static bool try_load(void)
 {
 	struct cl_event_set events;
 	struct cl_collector *collector = NULL;
-	struct cl_collector_opts opts = { .max_tasks = 1024, .events = &events, .sysfs_root = "/sys" };
+	struct cl_collector_opts opts = { .max_tasks = 1024,
+					  .events = &events,
+					  .sysfs_root = "/sys" };
 	struct cl_ledger_opts lopts = { .max_tasks = 1024, .on_delta = NULL };
 	struct cl_ledger *ledger;
 	const char *bad;

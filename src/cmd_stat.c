@@ -176,7 +176,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 			opts->pids = NULL;
 			err = cl_parse_pid_list(optarg, &opts->pids, &opts->nr_pids);
 			if (err)
-				return cl_usage_error(CMD, "invalid PID list '%s': expected PIDs like 123,456",
+				return cl_usage_error(CMD,
+						      "invalid PID list '%s': expected PIDs like "
+						      "123,456",
 						      optarg);
 			break;
 		case 't':
@@ -204,12 +206,14 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 			break;
 		case OPT_TOP:
 			if (cl_parse_u64(optarg, &opts->top) || !opts->top)
-				return cl_usage_error(CMD, "--top '%s' is not a positive number", optarg);
+				return cl_usage_error(CMD, "--top '%s' is not a positive number",
+						      optarg);
 			break;
 		case OPT_MAX_TASKS:
 			if (cl_parse_u64(optarg, &opts->max_tasks) || !opts->max_tasks ||
 			    opts->max_tasks > (1U << 22))
-				return cl_usage_error(CMD, "--max-tasks '%s' must be 1..4194304", optarg);
+				return cl_usage_error(CMD, "--max-tasks '%s' must be 1..4194304",
+						      optarg);
 			break;
 		case 'v':
 			opts->verbose = true;
@@ -245,7 +249,8 @@ static int check_events(struct stat_run *run)
 				      CL_MAX_EVENTS, CL_MAX_COUNTERS);
 	default:
 		return cl_usage_error(CMD, "invalid event list '%s'%s", run->opts->events,
-				      bad && strchr(bad, ':') ? " (the only modifier is :perf)" : "");
+				      bad && strchr(bad, ':') ? " (the only modifier is :perf)" :
+								"");
 	}
 }
 
@@ -316,7 +321,8 @@ static void fill_interval(struct stat_run *run, struct cl_interval *interval, ui
 	interval->interval_ns = mono - run->last_mono;
 	interval->cpus_online = cl_cpumask_weight(cl_collector_online(run->collector));
 	interval->cpus_possible = cl_collector_nr_cpus(run->collector);
-	interval->lost_exits = stats.bpf[CL_STAT_EXIT_DROPS] - run->last_stats.bpf[CL_STAT_EXIT_DROPS];
+	interval->lost_exits =
+		stats.bpf[CL_STAT_EXIT_DROPS] - run->last_stats.bpf[CL_STAT_EXIT_DROPS];
 	untracked = lstats.untracked + run->rows.overflow;
 	interval->untracked = untracked - run->last_untracked;
 	interval->map_full = stats.bpf[CL_STAT_PERCPU_FULL] -
@@ -391,7 +397,8 @@ static int on_timer(void *ctx, uint32_t events)
 	int ret;
 
 	cl_timerfd_ack(run->timer_fd);
-	if (cl_now_mono_ns() < run->next_mono && !(run->end_mono && cl_now_mono_ns() >= run->end_mono))
+	if (cl_now_mono_ns() < run->next_mono &&
+	    !(run->end_mono && cl_now_mono_ns() >= run->end_mono))
 		return arm_timer(run); /* early wakeup */
 	last = run->end_mono && cl_now_mono_ns() >= run->end_mono;
 	ret = report(run);
@@ -548,14 +555,17 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	sink_ops = cl_sink_lookup(opts.format);
 	if (!sink_ops) {
-		ret = cl_usage_error(CMD, "unknown format '%s': use table, csv or json", opts.format);
+		ret = cl_usage_error(CMD, "unknown format '%s': use table, csv or json",
+				     opts.format);
 		goto out;
 	}
 	run.machine_format = sink_ops != &cl_sink_table_ops;
 	cl_schema_build(&run.schema, &run.events, opts.threads, opts.per_cpu);
 	run.sort_col = cl_schema_find(&run.schema, opts.sort);
 	if (run.sort_col < 0) {
-		ret = cl_usage_error(CMD, "cannot sort by '%s': not a column (columns are the CSV header names)",
+		ret = cl_usage_error(CMD,
+				     "cannot sort by '%s': not a column (columns are the CSV "
+				     "header names)",
 				     opts.sort);
 		goto out;
 	}

@@ -43,6 +43,7 @@ run_one() {
 }
 
 if [ "$mode" = --all ] || [ "$mode" = --unit ]; then
+	run_one "lint/style" scripts/check-style.sh
 	for t in "$BUILD"/tests/test_*; do
 		[ -x "$t" ] || continue
 		run_one "unit/$(basename "$t")" "$t"

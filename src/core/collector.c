@@ -147,7 +147,8 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 	}
 	err = cpuledger_bpf__load(c->skel);
 	if (err) {
-		fail(errmsg, errmsg_size, err, "loading BPF programs (run with -v for the verifier log)");
+		fail(errmsg, errmsg_size, err,
+		     "loading BPF programs (run with -v for the verifier log)");
 		goto err_skel;
 	}
 	for (i = 0; i < opts->nr_pids; i++) {

@@ -103,7 +103,8 @@ void cl_cpulist_format(const struct cl_cpumask *mask, char *buf, size_t size)
 		if (first == cpu)
 			n = snprintf(buf + used, size - used, "%s%u", used ? "," : "", first);
 		else
-			n = snprintf(buf + used, size - used, "%s%u-%u", used ? "," : "", first, cpu);
+			n = snprintf(buf + used, size - used, "%s%u-%u", used ? "," : "", first,
+				     cpu);
 		if (n < 0 || (size_t)n >= size - used)
 			return;
 		used += (size_t)n;

@@ -206,7 +206,8 @@ void cl_ledger_observe_percpu(struct cl_ledger *ledger, uint32_t tid, uint64_t s
 		if (first && baseline_pass(ledger))
 			continue;
 		if (!cl_values_zero(&delta))
-			ledger->opts.on_delta(ledger->opts.delta_ctx, &task->meta, (int)cpu, &delta);
+			ledger->opts.on_delta(ledger->opts.delta_ctx, &task->meta, (int)cpu,
+					      &delta);
 	}
 }
 
@@ -224,7 +225,8 @@ void cl_ledger_end_pass(struct cl_ledger *ledger)
 		if (stale && !task->exited)
 			ledger->stats.vanished++;
 		if (ledger->opts.per_cpu && ledger->opts.on_forget)
-			ledger->opts.on_forget(ledger->opts.forget_ctx, task->meta.tid, task->meta.start_ns);
+			ledger->opts.on_forget(ledger->opts.forget_ctx, task->meta.tid,
+					       task->meta.start_ns);
 		cl_htab_remove(&ledger->tasks, node);
 		free_task(task);
 	}

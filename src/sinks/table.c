@@ -118,9 +118,10 @@ static int table_row(struct cl_sink *sink, const struct cl_row *row,
 			break;
 		}
 		if (col->kind == CL_COL_COMM) {
-			double pct = interval->interval_ns ? 100.0 * (double)row->v.v[CL_V_ONCPU_NS] /
-							     (double)interval->interval_ns
-							   : 0;
+			double pct = interval->interval_ns ?
+					     100.0 * (double)row->v.v[CL_V_ONCPU_NS] /
+						     (double)interval->interval_ns :
+					     0;
 
 			/* Unprintable bytes in a comm would corrupt the terminal. */
 			for (char *c = buf; *c; c++) {

@@ -24,7 +24,7 @@ expect_exit() {
 	fi
 }
 
-expect_exit 2 "no command" 
+expect_exit 2 "no command"
 expect_exit 2 "unknown command" frobnicate
 expect_exit 2 "unknown global flag" --frob
 expect_exit 2 "unknown stat flag" stat --frob
