@@ -7,10 +7,15 @@
 #ifndef CPULEDGER_UNIT_H
 #define CPULEDGER_UNIT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 static int unit_run_count;
 static int unit_fail_count;
@@ -58,6 +63,21 @@ static inline bool unit_expect_str(const char *got, const char *want, const char
 		fprintf(stderr, "#   %s:%d: %s = \"%s\", expected \"%s\"\n", file, line, what,
 			got ? got : "(null)", want ? want : "(null)");
 	return ok;
+}
+
+/*
+ * Says which case of a table failed, after the assertion's own message:
+ * if (!expect_u64(...)) unit_note("input \"%s\"", c->text);
+ */
+__attribute__((format(printf, 1, 2))) static inline void unit_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("#     in ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 /* Runs one test function (returning bool) and prints its TAP line. */
