@@ -15,6 +15,11 @@
  *
  * Per-CPU mode (stat --per-cpu) additionally charges each stint's deltas to
  * (task, CPU) in a per-CPU hash.
+ *
+ * The same object streams records for `record` (per-CPU time slices, closed
+ * by a switch or by a per-CPU cpu-clock tick) and `trace` (one record per
+ * switch) through a ring buffer whose consumer is woken in batches. The mode
+ * is a load-time constant: the verifier drops the code of the other modes.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -27,12 +32,15 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Configuration, set before load: the verifier prunes what is switched off. */
+const volatile __u32 mode = CL_MODE_STAT;	/* enum cl_mode */
 const volatile __u32 nr_cpus = 1;		/* possible CPUs */
 const volatile __u32 nr_counters = 0;		/* perf counter slots in use */
 const volatile bool per_cpu_mode = false;
 const volatile bool filter_pids = false;	/* only tgids in pid_filter */
 const volatile bool filter_comm = false;	/* only tasks named comm_filter */
 const volatile char comm_filter[CL_COMM_LEN] = {};
+/* Streams: wake the consumer once this much is unread, not per record. */
+const volatile __u64 wakeup_bytes = 1 << 20;
 
 /* Written by userspace (mmapped .bss): bumped when a CPU's counters are re-opened. */
 __u32 cpu_generation[CL_MAX_CPUS];
@@ -68,6 +76,12 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
 } exits SEC(".maps");
+
+/* record/trace: the stream of slices or switches; sized at load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} events SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -153,19 +167,17 @@ static __always_inline struct cl_values *cpu_task_values(struct task_struct *tas
 }
 
 /*
- * Read this CPU's counters and charge what they advanced since the last
- * reading to @task (the task that ran in between). All counters are read
- * before any map is touched so map work does not leak into the counts.
+ * Reads this CPU's counters and returns in @deltas what each advanced since
+ * the last reading here, i.e. what the task that ran in between did. All
+ * counters are read before any map is touched so map work does not leak
+ * into the counts. Returns this CPU's state, NULL if unavailable.
  */
-static __always_inline void charge_counters(struct task_struct *task, bool charge)
+static __always_inline struct cl_cpu_state *read_counter_deltas(__u64 *deltas)
 {
 	struct bpf_perf_event_value readings[CL_MAX_COUNTERS];
-	__u64 deltas[CL_MAX_COUNTERS] = {};
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 ok_mask = 0, zero = 0, gen;
 	struct cl_cpu_state *state;
-	struct cl_task_acct *acct;
-	struct cl_values *vals;
 	int i;
 
 #pragma unroll
@@ -179,12 +191,17 @@ static __always_inline void charge_counters(struct task_struct *task, bool charg
 
 	state = bpf_map_lookup_elem(&cpu_state, &zero);
 	if (!state)
-		return;
+		return NULL;
 	gen = cpu_generation[cpu & CL_MAX_CPUS_MASK];
 	if (state->generation != gen) {
-		/* Counters of this CPU were re-opened: start over from here. */
+		/*
+		 * The CPU came back online and its counters were re-opened:
+		 * start over from here, counters, slice and switch times alike.
+		 */
 		state->generation = gen;
 		state->valid_mask = 0;
+		state->slice_start_ns = 0;
+		state->switch_ns = 0;
 		stat_inc(CL_STAT_COUNTER_RESETS);
 	}
 
@@ -207,8 +224,18 @@ static __always_inline void charge_counters(struct task_struct *task, bool charg
 		state->last_running[i] = readings[i].running;
 		state->valid_mask |= 1u << i;
 	}
+	return state;
+}
 
-	if (!charge)
+/* stat: charge this CPU's counter deltas to @task (the task that ran). */
+static __always_inline void charge_counters(struct task_struct *task, bool charge)
+{
+	__u64 deltas[CL_MAX_COUNTERS] = {};
+	struct cl_task_acct *acct;
+	struct cl_values *vals;
+	int i;
+
+	if (!read_counter_deltas(deltas) || !charge)
 		return;
 	if (per_cpu_mode) {
 		vals = cpu_task_values(task);
@@ -284,6 +311,7 @@ static __always_inline void fill_identity(struct cl_task_record *rec, struct tas
 	rec->start_ns = task->start_time;
 	rec->leader_start_ns = leader->start_time;
 	rec->cgroup_id = get_task_cgroup_id(task);
+	rec->leader_cgroup_id = get_task_cgroup_id(leader);
 	rec->flags |= (task->flags & CL_PF_KTHREAD) ? CL_TASK_KTHREAD : 0;
 	bpf_probe_read_kernel_str(rec->comm, sizeof(rec->comm), task->comm);
 	bpf_probe_read_kernel_str(rec->leader_comm, sizeof(rec->leader_comm), leader->comm);
@@ -324,6 +352,107 @@ static __always_inline void emit_exit(struct task_struct *task)
 	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }
 
+/* Submits a stream record, waking the consumer only past wakeup_bytes. */
+static __always_inline void stream_submit(void *rec)
+{
+	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes
+			      ? BPF_RB_FORCE_WAKEUP
+			      : BPF_RB_NO_WAKEUP;
+
+	bpf_ringbuf_submit(rec, flags);
+}
+
+/* record: close @task's slice of this CPU at @now, open the next one. */
+static __always_inline void close_slice(struct task_struct *task, __u32 end)
+{
+	__u64 deltas[CL_MAX_COUNTERS] = {};
+	struct cl_slice_record *rec;
+	struct cl_cpu_state *state;
+	__u64 now, start;
+	int i;
+
+	state = read_counter_deltas(deltas);
+	if (!state)
+		return;
+	now = bpf_ktime_get_ns();
+	start = state->slice_start_ns;
+	state->slice_start_ns = now;
+	if (end == CL_SLICE_TICK)
+		state->ticks++;
+	/* Idle is not a slice; nor is time before the first switch we saw. */
+	if (!start || !task->pid || !task_selected(task))
+		return;
+	rec = bpf_ringbuf_reserve(&events, sizeof(*rec) + nr_counters * sizeof(__u64), 0);
+	if (!rec) {
+		state->ring_drops++;
+		return;
+	}
+	rec->kind = CL_REC_SLICE;
+	rec->cpu = bpf_get_smp_processor_id();
+	rec->start_ns = start;
+	rec->duration_ns = now - start;
+	rec->pid = task->tgid;
+	rec->tid = task->pid;
+	rec->cgroup_id = get_task_cgroup_id(task);
+	bpf_probe_read_kernel_str(rec->comm, sizeof(rec->comm), task->comm);
+	rec->end = end;
+	rec->nr_counters = nr_counters;
+#pragma unroll
+	for (i = 0; i < CL_MAX_COUNTERS; i++) {
+		if (i >= nr_counters)
+			break;
+		rec->counters[i] = deltas[i];
+	}
+	stream_submit(rec);
+}
+
+/* trace: one record per switch involving a selected task. */
+static __always_inline void trace_switch(bool preempt, struct task_struct *prev,
+					 struct task_struct *next)
+{
+	__u64 deltas[CL_MAX_COUNTERS] = {};
+	struct cl_switch_record *rec;
+	struct cl_cpu_state *state;
+	__u64 now, last;
+	int i;
+
+	state = read_counter_deltas(deltas);
+	if (!state)
+		return;
+	now = bpf_ktime_get_ns();
+	last = state->switch_ns;
+	state->switch_ns = now;
+	if (!task_selected(prev) && !task_selected(next))
+		return;
+	rec = bpf_ringbuf_reserve(&events, sizeof(*rec) + nr_counters * sizeof(__u64), 0);
+	if (!rec) {
+		state->ring_drops++;
+		return;
+	}
+	rec->kind = CL_REC_SWITCH;
+	rec->cpu = bpf_get_smp_processor_id();
+	rec->time_ns = now;
+	rec->prev_pid = prev->tgid;
+	rec->prev_tid = prev->pid;
+	rec->next_pid = next->tgid;
+	rec->next_tid = next->pid;
+	bpf_probe_read_kernel_str(rec->prev_comm, sizeof(rec->prev_comm), prev->comm);
+	bpf_probe_read_kernel_str(rec->next_comm, sizeof(rec->next_comm), next->comm);
+	rec->prev_cgroup_id = get_task_cgroup_id(prev);
+	rec->next_cgroup_id = get_task_cgroup_id(next);
+	rec->run_ns = last ? now - last : 0;
+	/* The kernel reports a preempted task as runnable, whatever its state. */
+	rec->prev_state = preempt ? CL_TASK_RUNNING : get_task_state(prev);
+	rec->nr_counters = nr_counters;
+#pragma unroll
+	for (i = 0; i < CL_MAX_COUNTERS; i++) {
+		if (i >= nr_counters)
+			break;
+		rec->counters[i] = deltas[i];
+	}
+	stream_submit(rec);
+}
+
 static __always_inline void on_switch(struct task_struct *prev, struct task_struct *next)
 {
 	bool prev_tracked = prev->pid && task_selected(prev);
@@ -343,7 +472,21 @@ static __always_inline void on_switch(struct task_struct *prev, struct task_stru
 SEC("tp_btf/sched_switch")
 int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	on_switch(prev, next);
+	if (mode == CL_MODE_RECORD)
+		close_slice(prev, CL_SLICE_SWITCH);
+	else if (mode == CL_MODE_TRACE)
+		trace_switch(preempt, prev, next);
+	else
+		on_switch(prev, next);
+	return 0;
+}
+
+/* record: the per-CPU tick (a cpu-clock sampling event) closes the slice. */
+SEC("perf_event")
+int slice_tick(struct bpf_perf_event_data *ctx)
+{
+	if (mode == CL_MODE_RECORD)
+		close_slice(bpf_get_current_task_btf(), CL_SLICE_TICK);
 	return 0;
 }
 

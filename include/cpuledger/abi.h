@@ -49,6 +49,15 @@ enum cl_task_flags {
 enum cl_record_kind {
 	CL_REC_TASK = 1,	/* from the task iterator: a live task's totals */
 	CL_REC_EXIT = 2,	/* from the exit ring buffer: a task's final totals */
+	CL_REC_SLICE = 3,	/* record: one slice of a task on a CPU */
+	CL_REC_SWITCH = 4,	/* trace: one context switch */
+};
+
+/* What the kernel side is loaded for; a load-time constant. */
+enum cl_mode {
+	CL_MODE_STAT,		/* totals per task, read once per interval */
+	CL_MODE_RECORD,		/* a stream of per-CPU time slices */
+	CL_MODE_TRACE,		/* a stream of context switches */
 };
 
 /*
@@ -64,6 +73,7 @@ struct cl_task_record {
 	__u64 start_ns;		/* task->start_time, CLOCK_MONOTONIC ns */
 	__u64 leader_start_ns;	/* group leader's start_time: process identity */
 	__u64 cgroup_id;	/* cgroup2 (default hierarchy) cgroup id */
+	__u64 leader_cgroup_id;	/* the group leader's: where the process is */
 	char comm[CL_COMM_LEN];
 	char leader_comm[CL_COMM_LEN];
 	__s32 cpu;		/* CPU of the final switch (exit records), else -1 */
@@ -79,13 +89,59 @@ struct cl_task_acct {
 	__u32 __pad;
 };
 
-/* Per-CPU state of the perf counter path. */
+/* Per-CPU state: the perf counter path, slices, and per-CPU losses. */
 struct cl_cpu_state {
-	__u32 generation;	/* matches cl_bss.cpu_generation[cpu] when baselined */
+	__u32 generation;	/* matches cpu_generation[cpu] when baselined */
 	__u32 valid_mask;	/* slots whose last_* hold a good reading */
 	__u64 last_value[CL_MAX_COUNTERS];
 	__u64 last_enabled[CL_MAX_COUNTERS];
 	__u64 last_running[CL_MAX_COUNTERS];
+	__u64 slice_start_ns;	/* record: when the current slice began, 0: none */
+	__u64 switch_ns;	/* trace: last context switch on this CPU, 0: none */
+	__u64 ring_drops;	/* stream records lost here: ring buffer full */
+	__u64 ticks;		/* record: slice ticks seen here */
+};
+
+enum cl_slice_end {
+	CL_SLICE_SWITCH = 1,	/* the task switched out */
+	CL_SLICE_TICK = 2,	/* the per-CPU tick closed it; the task runs on */
+};
+
+/*
+ * record: the running task's slice of a CPU, closed by a switch or a tick.
+ * Variable length: nr_counters counter deltas follow.
+ */
+struct cl_slice_record {
+	__u32 kind;		/* CL_REC_SLICE */
+	__u32 cpu;
+	__u64 start_ns;		/* CLOCK_MONOTONIC */
+	__u64 duration_ns;
+	__u32 pid;
+	__u32 tid;
+	__u64 cgroup_id;
+	char comm[CL_COMM_LEN];
+	__u32 end;		/* enum cl_slice_end */
+	__u32 nr_counters;
+	__u64 counters[];
+};
+
+/* trace: one context switch on a CPU. Variable length like slices. */
+struct cl_switch_record {
+	__u32 kind;		/* CL_REC_SWITCH */
+	__u32 cpu;
+	__u64 time_ns;		/* CLOCK_MONOTONIC */
+	__u32 prev_pid;
+	__u32 prev_tid;
+	__u32 next_pid;
+	__u32 next_tid;
+	char prev_comm[CL_COMM_LEN];
+	char next_comm[CL_COMM_LEN];
+	__u64 prev_cgroup_id;
+	__u64 next_cgroup_id;
+	__u64 run_ns;		/* how long prev ran, 0 if unknown */
+	__u32 prev_state;	/* task state bits; 0 (R) when preempted */
+	__u32 nr_counters;
+	__u64 counters[];
 };
 
 /* Per-CPU mode: key of the per-CPU hash of (task) -> values on each CPU. */

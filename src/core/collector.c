@@ -11,7 +11,7 @@
 #include "core/collector.h"
 #include "cpuledger.skel.h"
 
-_Static_assert(sizeof(struct cl_task_record) == 208, "cl_task_record layout changed");
+_Static_assert(sizeof(struct cl_task_record) == 216, "cl_task_record layout changed");
 _Static_assert(sizeof(struct cl_task_acct) % 8 == 0, "cl_task_acct must stay 8-byte aligned");
 _Static_assert(sizeof(struct cl_task_key) == 16, "cl_task_key layout changed");
 

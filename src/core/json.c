@@ -3,12 +3,42 @@
 
 #include "core/json.h"
 
+/* Length of the well-formed UTF-8 sequence at @p (RFC 3629), 0 if none. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+	unsigned int cp;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
 void cl_json_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', out);
-	for (; *p; p++) {
+	while (*p) {
+		size_t n = utf8_sequence(p);
+
 		switch (*p) {
 		case '"':
 			fputs("\\\"", out);
@@ -26,12 +56,20 @@ void cl_json_string(FILE *out, const char *s)
 			fputs("\\t", out);
 			break;
 		default:
-			/* Control bytes and DEL; other bytes pass as they are. */
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
+			} else if (!n) {
+				/*
+				 * Not UTF-8 (a comm cut mid-character by the
+				 * kernel, or Latin-1): U+FFFD keeps JSON valid.
+				 */
+				fputs("\\ufffd", out);
+				n = 1;
+			} else {
+				fwrite(p, 1, n, out);
+			}
 		}
+		p += n ? n : 1;
 	}
 	fputc('"', out);
 }

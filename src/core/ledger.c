@@ -120,6 +120,7 @@ static void set_meta(struct cl_task_meta *meta, const struct cl_task_record *rec
 	meta->start_ns = rec->start_ns;
 	meta->leader_start_ns = rec->leader_start_ns;
 	meta->cgroup_id = rec->cgroup_id;
+	meta->leader_cgroup_id = rec->leader_cgroup_id;
 	meta->flags = rec->flags;
 	memcpy(meta->comm, rec->comm, sizeof(meta->comm));
 	meta->comm[CL_COMM_LEN - 1] = '\0';

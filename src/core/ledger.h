@@ -21,6 +21,7 @@ struct cl_task_meta {
 	uint64_t start_ns;
 	uint64_t leader_start_ns;
 	uint64_t cgroup_id;
+	uint64_t leader_cgroup_id;
 	uint32_t flags;
 	char comm[CL_COMM_LEN];
 	char leader_comm[CL_COMM_LEN];

@@ -28,7 +28,8 @@ static bool is_digit(char c)
 
 int cl_parse_duration(const char *text, uint64_t *ns)
 {
-	uint64_t whole = 0, frac = 0, frac_scale = 1, unit = 0;
+	/* 128-bit intermediates: exact for every input that fits 64 bits. */
+	unsigned __int128 whole = 0, frac = 0, frac_scale = 1, unit = 0, total;
 	const char *p = text;
 	bool digits = false;
 	size_t i;
@@ -36,16 +37,16 @@ int cl_parse_duration(const char *text, uint64_t *ns)
 	if (!text)
 		return -EINVAL;
 	for (; is_digit(*p); p++) {
-		if (whole > (UINT64_MAX - 9) / 10)
+		whole = whole * 10 + (unsigned)(*p - '0');
+		if (whole > UINT64_MAX)
 			return -ERANGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
 		digits = true;
 	}
 	if (*p == '.') {
 		for (p++; is_digit(*p); p++) {
-			/* Digits past nanosecond precision of any unit do not matter. */
-			if (frac_scale < 1000000000000ULL) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
+			/* Digits past 1e-18 of any unit cannot change a ns count. */
+			if (frac_scale < 1000000000000000000ULL) {
+				frac = frac * 10 + (unsigned)(*p - '0');
 				frac_scale *= 10;
 			}
 			digits = true;
@@ -63,11 +64,11 @@ int cl_parse_duration(const char *text, uint64_t *ns)
 		return -EINVAL;
 	if (whole > UINT64_MAX / unit)
 		return -ERANGE;
-	/* frac < frac_scale <= 1e12 and unit <= 3.6e12: split to avoid overflow. */
-	*ns = whole * unit + frac * (unit / frac_scale) +
-	      (frac * (unit % frac_scale)) / frac_scale;
-	if (*ns < whole * unit)
+	/* frac < frac_scale <= 1e18 and unit < 4e12: the product fits 128 bits. */
+	total = whole * unit + frac * unit / frac_scale;
+	if (total > UINT64_MAX)
 		return -ERANGE;
+	*ns = (uint64_t)total;
 	return 0;
 }
 
@@ -79,21 +80,28 @@ void cl_format_duration(uint64_t ns, char *buf, size_t size)
 	} units[] = { { "h", 3600 * NSEC_PER_SEC }, { "m", 60 * NSEC_PER_SEC },
 		      { "s", NSEC_PER_SEC },	    { "ms", NSEC_PER_MSEC },
 		      { "us", NSEC_PER_USEC },	    { "ns", 1 } };
-	size_t i;
+	char frac[16];
+	size_t i, len;
 
+	if (ns == 0) {
+		snprintf(buf, size, "0s");
+		return;
+	}
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (ns >= units[i].ns && ns % units[i].ns == 0) {
 			snprintf(buf, size, "%llu%s", (unsigned long long)(ns / units[i].ns),
 				 units[i].suffix);
 			return;
 		}
-		/* Non-round values at second scale read best as decimal seconds. */
-		if (units[i].ns == NSEC_PER_SEC && ns >= NSEC_PER_SEC) {
-			snprintf(buf, size, "%.3gs", (double)ns / NSEC_PER_SEC);
-			return;
-		}
+		/* Not a whole number of seconds or more: exact decimal seconds. */
+		if (units[i].ns == NSEC_PER_SEC && ns >= NSEC_PER_SEC)
+			break;
 	}
-	snprintf(buf, size, "0s");
+	/* Below a second every value is a whole number of ns: returned above. */
+	snprintf(frac, sizeof(frac), "%09llu", (unsigned long long)(ns % NSEC_PER_SEC));
+	for (len = strlen(frac); len > 1 && frac[len - 1] == '0'; len--)
+		frac[len - 1] = '\0';
+	snprintf(buf, size, "%llu.%ss", (unsigned long long)(ns / NSEC_PER_SEC), frac);
 }
 
 int cl_parse_u64(const char *text, uint64_t *value)
@@ -196,8 +204,8 @@ int cl_parse_pid_list(const char *text, uint32_t **pids, size_t *count)
 	}
 	for (i = 0; i < n; i++) {
 		err = cl_parse_u32(items[i], &out[i]);
-		/* pid_max is at most 2^22; 0 is never a user-visible process. */
-		if (!err && (out[i] == 0 || out[i] > (1U << 22)))
+		/* PIDs are below pid_max, at most 2^22; 0 is never a process. */
+		if (!err && (out[i] == 0 || out[i] >= (1U << 22)))
 			err = -ERANGE;
 		if (err) {
 			free(out);
@@ -229,16 +237,16 @@ void cl_format_count(uint64_t value, char *buf, size_t size)
 	snprintf(buf, size, "%.1f%c", scaled, suffix[i]);
 }
 
-/* 0, 812ns, 45.2us, 812.3ms, 1.52s */
+/* 0, 812ns, 45.2us, 812.3ms, 1.52s: rounding never shows 1000.0 of a unit. */
 void cl_format_time(uint64_t ns, char *buf, size_t size)
 {
 	if (ns == 0)
 		snprintf(buf, size, "0");
 	else if (ns < NSEC_PER_USEC)
 		snprintf(buf, size, "%lluns", (unsigned long long)ns);
-	else if (ns < NSEC_PER_MSEC)
+	else if (ns < 999950)
 		snprintf(buf, size, "%.1fus", (double)ns / NSEC_PER_USEC);
-	else if (ns < NSEC_PER_SEC)
+	else if (ns < 999950000)
 		snprintf(buf, size, "%.1fms", (double)ns / NSEC_PER_MSEC);
 	else
 		snprintf(buf, size, "%.2fs", (double)ns / NSEC_PER_SEC);

@@ -137,7 +137,6 @@ void cl_rows_add(void *ctx, const struct cl_task_meta *meta, int cpu,
 {
 	struct cl_rows *rows = ctx;
 	bool by_thread = rows->level == CL_BY_THREAD;
-	bool is_leader = meta->tid == meta->tgid;
 	struct row_key key = {
 		/* Process rows use the tgid as their tid: one id to compare. */
 		.id = by_thread ? meta->tid : meta->tgid,
@@ -163,17 +162,12 @@ void cl_rows_add(void *ctx, const struct cl_task_meta *meta, int cpu,
 		row->tid = key.id;
 		row->cpu = cpu;
 		row->start_ns = key.start_ns;
-		row->cgroup_id = meta->cgroup_id;
-		memcpy(row->comm, by_thread ? meta->comm : meta->leader_comm, CL_COMM_LEN);
 		cl_htab_insert(&rows->htab, &row->node, hash);
 	}
-	/* A process is where its leader is, as /proc/PID/cgroup says. */
-	if (!by_thread && is_leader && !row->cgroup_from_leader) {
-		row->cgroup_id = meta->cgroup_id;
-		row->cgroup_from_leader = true;
-	}
-	if (by_thread)
-		memcpy(row->comm, meta->comm, CL_COMM_LEN);
+	/* Names and cgroups can change: the latest wins. A process is where
+	 * its leader is, as /proc/PID/cgroup says. */
+	row->cgroup_id = by_thread ? meta->cgroup_id : meta->leader_cgroup_id;
+	memcpy(row->comm, by_thread ? meta->comm : meta->leader_comm, CL_COMM_LEN);
 	cl_values_add(&row->v, delta);
 }
 

@@ -67,7 +67,6 @@ struct cl_row {
 	uint64_t start_ns;	/* identity: the thread's or the process leader's */
 	uint64_t cgroup_id;
 	char comm[CL_COMM_LEN];
-	bool cgroup_from_leader;
 	struct cl_values v;	/* deltas summed over the interval */
 };
 

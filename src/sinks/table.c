@@ -41,30 +41,30 @@ static bool in_table(const struct cl_column *col)
 
 static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
 {
-	char when[32] = "", span[32], lost[160] = "";
+	uint64_t lost = interval->lost_exits + interval->untracked + interval->map_full;
+	char when[32] = "", span[32], total[16], exits[16], untracked[16], charges[16];
 	time_t secs = (time_t)(interval->time_ns / NSEC_PER_SEC);
 	struct tm tm;
 	size_t i;
-	int n = 0;
 
 	if (localtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	cl_format_time(interval->interval_ns, span, sizeof(span));
-	if (interval->lost_exits)
-		n += snprintf(lost + n, sizeof(lost) - (size_t)n, ", %llu exit records",
-			      (unsigned long long)interval->lost_exits);
-	if (interval->untracked)
-		n += snprintf(lost + n, sizeof(lost) - (size_t)n, ", %llu untracked tasks",
-			      (unsigned long long)interval->untracked);
-	if (interval->map_full)
-		snprintf(lost + n, sizeof(lost) - (size_t)n, ", %llu per-CPU map full",
-			 (unsigned long long)interval->map_full);
+	cl_format_count(lost, total, sizeof(total));
 	if (sink->intervals)
 		fputc('\n', sink->out);
 	fprintf(sink->out, "--- %s.%03llu  interval %s%s  cpus %u/%u online  lost %s ---\n", when,
 		(unsigned long long)(interval->time_ns % NSEC_PER_SEC / NSEC_PER_MSEC), span,
 		interval->final ? " (partial)" : "", interval->cpus_online,
-		interval->cpus_possible, lost[0] ? lost + 2 : "0");
+		interval->cpus_possible, total);
+	/* What was lost, on a line of its own so the banner stays narrow. */
+	if (lost) {
+		cl_format_count(interval->lost_exits, exits, sizeof(exits));
+		cl_format_count(interval->untracked, untracked, sizeof(untracked));
+		cl_format_count(interval->map_full, charges, sizeof(charges));
+		fprintf(sink->out, "    lost: %s exit records, %s untracked tasks, %s %s\n", exits,
+			untracked, charges, "counter charges");
+	}
 
 	for (i = 0; i < sink->schema->count; i++) {
 		const struct cl_column *col = &sink->schema->cols[i];

@@ -30,7 +30,7 @@ wait $pid
 check_eq "table: exit 0 on SIGINT" "$?" 0
 check "table: the partial interval is marked" grep -q '(partial)' "$TEST_TMP/table"
 check "table: header line with CPUs online and losses" \
-	grep -Eq '^--- [0-9:.]+  interval .*  cpus [0-9]+/[0-9]+ online  lost 0 ---$' "$TEST_TMP/table"
+	grep -Eq '^--- [0-9:.]+  interval .*  cpus [0-9]+/[0-9]+ online  lost [0-9.KMG]+ ---$' "$TEST_TMP/table"
 
 # A reader that goes away: cpuledger ends by itself, quietly, with status 0.
 set -o pipefail

@@ -123,10 +123,14 @@ static bool test_schema_details(void)
 	       expect_int(cl_schema_find(&schema, "task-clock"), -1);
 }
 
-/* A thread of process @tgid (leader start @leader_start_ns, comm @leader_comm). */
+/*
+ * A thread of process @tgid (leader start @leader_start_ns, comm @leader_comm,
+ * in cgroup @leader_cgroup_id), itself in cgroup @cgroup_id.
+ */
 static struct cl_task_meta thread(uint32_t tid, uint32_t tgid, uint64_t start_ns,
 				  uint64_t leader_start_ns, const char *comm,
-				  const char *leader_comm, uint64_t cgroup_id)
+				  const char *leader_comm, uint64_t cgroup_id,
+				  uint64_t leader_cgroup_id)
 {
 	struct cl_task_meta meta = {
 		.tid = tid,
@@ -134,6 +138,7 @@ static struct cl_task_meta thread(uint32_t tid, uint32_t tgid, uint64_t start_ns
 		.start_ns = start_ns,
 		.leader_start_ns = leader_start_ns,
 		.cgroup_id = cgroup_id,
+		.leader_cgroup_id = leader_cgroup_id,
 	};
 
 	snprintf(meta.comm, sizeof(meta.comm), "%s", comm);
@@ -185,9 +190,9 @@ static bool expect_row(struct cl_rows *rows, uint32_t pid, uint32_t tid, int cpu
  */
 static void add_two_processes(struct cl_rows *rows, int cpu_a, int cpu_b)
 {
-	struct cl_task_meta worker = thread(101, 100, 1500, 1000, "worker", "server", 9);
-	struct cl_task_meta leader = thread(100, 100, 1000, 1000, "server", "server", 7);
-	struct cl_task_meta single = thread(200, 200, 3000, 3000, "single", "single", 7);
+	struct cl_task_meta worker = thread(101, 100, 1500, 1000, "worker", "server", 9, 7);
+	struct cl_task_meta leader = thread(100, 100, 1000, 1000, "server", "server", 7, 7);
+	struct cl_task_meta single = thread(200, 200, 3000, 3000, "single", "single", 7, 7);
 	struct cl_values v;
 
 	v = oncpu(3000, 1);
@@ -218,7 +223,7 @@ static bool test_rows_by_process(void)
 
 static bool test_rows_by_thread(void)
 {
-	struct cl_task_meta renamed = thread(101, 100, 1500, 1000, "worker-2", "server", 9);
+	struct cl_task_meta renamed = thread(101, 100, 1500, 1000, "worker-2", "server", 9, 7);
 	struct cl_values v = oncpu(1, 0);
 	struct cl_rows rows;
 	bool ok;
@@ -285,9 +290,9 @@ static bool test_rows_per_cpu_process_cgroup(void)
 /* A recycled pid is another process; the table holds at most max_rows. */
 static bool test_rows_identity_and_bound(void)
 {
-	struct cl_task_meta old = thread(300, 300, 1000, 1000, "old", "old", 1);
-	struct cl_task_meta reborn = thread(300, 300, 9000, 9000, "new", "new", 1);
-	struct cl_task_meta other = thread(400, 400, 1000, 1000, "other", "other", 1);
+	struct cl_task_meta old = thread(300, 300, 1000, 1000, "old", "old", 1, 1);
+	struct cl_task_meta reborn = thread(300, 300, 9000, 9000, "new", "new", 1, 1);
+	struct cl_task_meta other = thread(400, 400, 1000, 1000, "other", "other", 1, 1);
 	struct cl_values v = oncpu(10, 0);
 	struct cl_rows rows;
 	bool ok;
@@ -505,7 +510,7 @@ static bool fill_sort_rows(struct fixture *f)
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(sort_rows); i++) {
 		struct cl_task_meta meta = thread(sort_rows[i].pid, sort_rows[i].pid, 1, 1,
-						  sort_rows[i].comm, sort_rows[i].comm, 1);
+						  sort_rows[i].comm, sort_rows[i].comm, 1, 1);
 		struct cl_values v = oncpu(sort_rows[i].oncpu_ns, 0);
 
 		v.v[CL_V_COUNTER0] = sort_rows[i].cycles;
