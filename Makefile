@@ -25,12 +25,12 @@ WARNINGS	:= -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmissing-prototypes \
 CFLAGS		?= -O2 -g
 ALL_CFLAGS	:= $(CFLAGS) -std=gnu11 $(WARNINGS) -D_GNU_SOURCE \
 		   -DCPULEDGER_VERSION='"$(VERSION)"' -Iinclude -Isrc -I$(BUILD)
-LDLIBS		:= $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+LDLIBS		:= $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) -lsqlite3
 BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iinclude -Ibpf \
 		   -Wall -Wno-unused-function
 
 CORE_SRCS	:= $(wildcard src/core/*.c) $(wildcard src/sinks/*.c)
-CMD_SRCS	:= $(wildcard src/cmd_*.c) src/cli.c src/main.c
+CMD_SRCS	:= $(wildcard src/cmd_*.c) src/cli.c src/stream_cmd.c src/main.c
 CORE_OBJS	:= $(patsubst src/%.c,$(BUILD)/%.o,$(CORE_SRCS))
 CMD_OBJS	:= $(patsubst src/%.c,$(BUILD)/%.o,$(CMD_SRCS))
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)

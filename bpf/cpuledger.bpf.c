@@ -39,6 +39,8 @@ const volatile bool per_cpu_mode = false;
 const volatile bool filter_pids = false;	/* only tgids in pid_filter */
 const volatile bool filter_comm = false;	/* only tasks named comm_filter */
 const volatile char comm_filter[CL_COMM_LEN] = {};
+/* record: slices name the process (group leader), not the thread. */
+const volatile bool process_comm = false;
 /* Streams: wake the consumer once this much is unread, not per record. */
 const volatile __u64 wakeup_bytes = 1 << 20;
 
@@ -394,7 +396,8 @@ static __always_inline void close_slice(struct task_struct *task, __u32 end)
 	rec->pid = task->tgid;
 	rec->tid = task->pid;
 	rec->cgroup_id = get_task_cgroup_id(task);
-	bpf_probe_read_kernel_str(rec->comm, sizeof(rec->comm), task->comm);
+	bpf_probe_read_kernel_str(rec->comm, sizeof(rec->comm),
+				  process_comm ? task->group_leader->comm : task->comm);
 	rec->end = end;
 	rec->nr_counters = nr_counters;
 #pragma unroll

@@ -5,7 +5,8 @@
 #   scripts/deps.sh [build|test|bench]...   (default: build)
 set -euo pipefail
 
-build_pkgs=(make gcc libc6-dev pkg-config clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev)
+build_pkgs=(make gcc libc6-dev pkg-config clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+	libsqlite3-dev)
 test_pkgs=(util-linux procps jq)
 bench_pkgs=(linux-perf bpftrace libbpf-tools)
 

@@ -3,9 +3,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
+
 #include "cli.h"
+#include "core/collector.h"
+#include "core/events.h"
+#include "core/hotplug.h"
+#include "core/log.h"
+#include "core/loop.h"
 #include "core/parse.h"
 #include "core/system.h"
 
@@ -86,4 +93,92 @@ int cl_check_bpf_ready(const char *cmd)
 		return CL_EXIT_FAIL;
 	}
 	return 0;
+}
+
+/* One message for all events that cannot be counted, grouped by reason. */
+void cl_announce_unsupported(const struct cl_event_set *events)
+{
+	bool done[CL_MAX_EVENTS] = {};
+
+	for (size_t i = 0; i < events->count; i++) {
+		const char *reason;
+		char names[512] = "";
+		size_t n = 0, used = 0;
+
+		if (done[i] || events->events[i].status != CL_EVENT_UNSUPPORTED)
+			continue;
+		reason = cl_event_open_reason(&events->events[i]);
+		for (size_t j = i; j < events->count; j++) {
+			const struct cl_event *e = &events->events[j];
+
+			if (done[j] || e->status != CL_EVENT_UNSUPPORTED ||
+			    strcmp(cl_event_open_reason(e), reason))
+				continue;
+			done[j] = true;
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 n++ ? ", " : "", e->name);
+			if (used >= sizeof(names))
+				used = sizeof(names) - 1;
+		}
+		cl_warn("%s: not counted, %s; %s empty", names, reason,
+			n > 1 ? "their columns stay" : "its column stays");
+	}
+}
+
+static void log_cpu_change(void *ctx, unsigned int cpu, bool online, int err)
+{
+	const struct cl_hotplug_watch *watch = ctx;
+
+	if (!online)
+		cl_info("cpu%u went offline: its %s are closed", cpu, watch->what);
+	else if (err)
+		cl_warn("cpu%u came online but its %s could not be re-opened: %s", cpu, watch->what,
+			strerror(-err));
+	else
+		cl_info("cpu%u came online: its %s are re-opened", cpu, watch->what);
+	if (watch->on_change)
+		watch->on_change(watch->ctx, cpu, online);
+}
+
+int cl_hotplug_sync(struct cl_hotplug_watch *watch)
+{
+	return cl_collector_sync_cpus(watch->collector, log_cpu_change, watch);
+}
+
+static int on_uevent(void *ctx, uint32_t events)
+{
+	struct cl_hotplug_watch *watch = ctx;
+
+	if (cl_hotplug_drain(watch->fd))
+		cl_hotplug_sync(watch);
+	return 0;
+}
+
+int cl_hotplug_watch_start(struct cl_hotplug_watch *watch, struct cl_loop *loop,
+			   struct cl_collector *collector, const char *what)
+{
+	int err;
+
+	watch->collector = collector;
+	watch->what = what;
+	watch->fd = cl_hotplug_open();
+	if (watch->fd < 0) {
+		/* Not fatal: the periodic sync still sees every change. */
+		cl_dbg("no uevent socket (%s); CPU hotplug is seen by polling sysfs",
+		       strerror(-watch->fd));
+		return 0;
+	}
+	err = cl_loop_add(loop, watch->fd, on_uevent, watch);
+	if (err) {
+		close(watch->fd);
+		watch->fd = -1;
+	}
+	return err;
+}
+
+void cl_hotplug_watch_stop(struct cl_hotplug_watch *watch)
+{
+	if (watch->fd >= 0)
+		close(watch->fd);
+	watch->fd = -1;
 }

@@ -28,7 +28,36 @@ int cl_duration_arg(const char *cmd, const char *option, const char *arg, uint64
  */
 int cl_check_bpf_ready(const char *cmd);
 
+struct cl_collector;
+struct cl_loop;
+struct cl_event_set;
+
+/* One warning for all requested events that cannot be counted, grouped by reason. */
+void cl_announce_unsupported(const struct cl_event_set *events);
+
+/*
+ * Follows CPU hotplug for a command: a uevent socket in the loop (when the
+ * kernel delivers uevents here) that makes the collector re-sync its CPUs,
+ * logging one line per CPU that went or came. Commands also call
+ * cl_hotplug_sync() periodically: uevents do not reach every namespace.
+ */
+struct cl_hotplug_watch {
+	int fd;
+	struct cl_collector *collector;
+	const char *what;	/* "counters", "counters and tick" ... */
+	/* Optional: told of every change after it is logged. */
+	void (*on_change)(void *ctx, unsigned int cpu, bool online);
+	void *ctx;
+};
+
+int cl_hotplug_watch_start(struct cl_hotplug_watch *watch, struct cl_loop *loop,
+			   struct cl_collector *collector, const char *what);
+void cl_hotplug_watch_stop(struct cl_hotplug_watch *watch);
+int cl_hotplug_sync(struct cl_hotplug_watch *watch);
+
 int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
 #endif

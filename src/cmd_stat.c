@@ -49,6 +49,7 @@ struct stat_run {
 	struct cl_ledger *ledger;
 	struct cl_rows rows;
 	struct cl_sink sink;
+	struct cl_hotplug_watch hotplug;
 	int timer_fd;
 	int signal_fd;
 	uint64_t last_mono;	/* start of the current interval */
@@ -277,36 +278,6 @@ static int check_pids(const struct stat_opts *opts)
 	return 0;
 }
 
-/* One message for all events that cannot be counted, grouped by reason. */
-static void announce_unsupported(const struct cl_event_set *events)
-{
-	bool done[CL_MAX_EVENTS] = {};
-
-	for (size_t i = 0; i < events->count; i++) {
-		const char *reason;
-		char names[512] = "";
-		size_t n = 0, used = 0;
-
-		if (done[i] || events->events[i].status != CL_EVENT_UNSUPPORTED)
-			continue;
-		reason = cl_event_open_reason(&events->events[i]);
-		for (size_t j = i; j < events->count; j++) {
-			const struct cl_event *e = &events->events[j];
-
-			if (done[j] || e->status != CL_EVENT_UNSUPPORTED ||
-			    strcmp(cl_event_open_reason(e), reason))
-				continue;
-			done[j] = true;
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-						 n++ ? ", " : "", e->name);
-			if (used >= sizeof(names))
-				used = sizeof(names) - 1;
-		}
-		cl_warn("%s: not counted, %s; %s empty", names, reason,
-			n > 1 ? "their columns stay" : "its column stays");
-	}
-}
-
 static void fill_interval(struct stat_run *run, struct cl_interval *interval, uint64_t mono,
 			  uint64_t real)
 {
@@ -351,11 +322,15 @@ static void warn_losses(const struct cl_interval *interval)
 /* One pass over the kernel's totals, reported as an interval. */
 static int report(struct stat_run *run)
 {
-	uint64_t mono = cl_now_mono_ns(), real = cl_now_real_ns();
+	uint64_t mono, real;
 	struct cl_interval interval;
 	size_t n;
 	int err;
 
+	/* CPUs that came back since the last look get their counters first. */
+	cl_hotplug_sync(&run->hotplug);
+	mono = cl_now_mono_ns();
+	real = cl_now_real_ns();
 	err = cl_collector_pass(run->collector, run->ledger);
 	if (err) {
 		cl_err("reading task totals from the kernel: %s", strerror(-err));
@@ -444,6 +419,8 @@ static int run_loop(struct stat_run *run)
 	if (!err)
 		err = cl_loop_add(loop, run->timer_fd, on_timer, run);
 	if (!err)
+		err = cl_hotplug_watch_start(&run->hotplug, loop, run->collector, "counters");
+	if (!err)
 		err = arm_timer(run);
 	if (err) {
 		cl_err("setting up the event loop: %s", strerror(-err));
@@ -456,6 +433,7 @@ static int run_loop(struct stat_run *run)
 	}
 	ret = run->result;
 out:
+	cl_hotplug_watch_stop(&run->hotplug);
 	cl_loop_free(loop);
 	return ret;
 }
@@ -489,7 +467,7 @@ static int start(struct stat_run *run)
 			cl_err("loading BPF needs root or CAP_BPF+CAP_PERFMON");
 		return CL_EXIT_FAIL;
 	}
-	announce_unsupported(&run->events);
+	cl_announce_unsupported(&run->events);
 	lopts.nr_cpus = cl_collector_nr_cpus(run->collector);
 	lopts.forget_ctx = run->collector;
 	lopts.start_ns = cl_now_mono_ns();
@@ -540,7 +518,9 @@ static int start(struct stat_run *run)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts opts = {};
-	struct stat_run run = { .opts = &opts, .timer_fd = -1, .signal_fd = -1 };
+	struct stat_run run = {
+		.opts = &opts, .timer_fd = -1, .signal_fd = -1, .hotplug = { .fd = -1 },
+	};
 	const struct cl_sink_ops *sink_ops;
 	int ret;
 

@@ -16,6 +16,8 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "stat", cmd_stat, "per-process/thread CPU accounting, one report per interval" },
+	{ "record", cmd_record, "per-CPU time slices (1 ms) into SQLite or CSV" },
+	{ "trace", cmd_trace, "one line per context switch" },
 	{ "doctor", cmd_doctor, "what this machine supports, and whether cpuledger can run" },
 };
 
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
 	const char *name = argc > 1 ? argv[1] : NULL;
 
 	if (!name)
-		return cl_usage_error(NULL, "no command given: try stat or doctor");
+		return cl_usage_error(NULL, "no command given: try stat, record, trace or doctor");
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return CL_EXIT_OK;

@@ -14,18 +14,27 @@
 _Static_assert(sizeof(struct cl_task_record) == 216, "cl_task_record layout changed");
 _Static_assert(sizeof(struct cl_task_acct) % 8 == 0, "cl_task_acct must stay 8-byte aligned");
 _Static_assert(sizeof(struct cl_task_key) == 16, "cl_task_key layout changed");
+_Static_assert(sizeof(struct cl_slice_record) == 64, "cl_slice_record layout changed");
+_Static_assert(sizeof(struct cl_switch_record) == 96, "cl_switch_record layout changed");
 
 struct cl_collector {
+	enum cl_mode mode;
 	struct cpuledger_bpf *skel;
 	struct cl_perf_counters perf;
-	struct ring_buffer *exits;
+	struct ring_buffer *exits;	/* stat */
+	struct ring_buffer *stream;	/* record/trace */
 	struct cl_ledger *ledger;	/* the one being fed during a pass */
 	const char *sysfs_root;
 	unsigned int nr_cpus;		/* possible */
 	struct cl_cpumask online;
 	bool per_cpu;
 	bool needs_flush;
+	uint64_t slice_ns;
+	struct bpf_link **ticks;	/* record: [nr_cpus] */
 	struct cl_values *percpu_values;	/* [nr_cpus] lookup buffer */
+	struct cl_cpu_state *cpu_states;	/* [nr_cpus] lookup buffer */
+	cl_stream_fn on_record;
+	void *record_ctx;
 	struct cl_collector_stats stats;
 	char *iter_buf;
 	size_t iter_buf_size;
@@ -52,28 +61,42 @@ static int configure(struct cl_collector *c, const struct cl_collector_opts *opt
 {
 	struct cpuledger_bpf *skel = c->skel;
 	unsigned int slots = c->perf.nr_slots ? c->perf.nr_slots : 1;
+	bool stat = opts->mode == CL_MODE_STAT;
 	int err;
 
+	skel->rodata->mode = opts->mode;
 	skel->rodata->nr_cpus = c->nr_cpus;
 	skel->rodata->nr_counters = c->perf.nr_slots;
 	skel->rodata->per_cpu_mode = opts->per_cpu;
+	skel->rodata->process_comm = opts->process_comm;
 	skel->rodata->filter_pids = opts->nr_pids > 0;
 	if (opts->comm) {
 		skel->rodata->filter_comm = true;
 		strncpy((char *)skel->rodata->comm_filter, opts->comm, CL_COMM_LEN - 1);
 	}
+	if (!stat && opts->stream_ring_bytes)
+		skel->rodata->wakeup_bytes = opts->stream_ring_bytes / 8;
 	err = bpf_map__set_max_entries(skel->maps.counters, slots * c->nr_cpus);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.pid_filter,
 					       opts->nr_pids ? (__u32)opts->nr_pids : 1);
 	if (!err && opts->per_cpu)
 		err = bpf_map__set_max_entries(skel->maps.cpu_tasks, (__u32)opts->max_tasks);
-	if (!err && opts->exit_ring_bytes)
+	if (!err && stat && opts->exit_ring_bytes)
 		err = bpf_map__set_max_entries(skel->maps.exits, (__u32)opts->exit_ring_bytes);
-	/* The flush program only exists to be run on a CPU, never attached. */
-	if (!err && !c->needs_flush)
+	if (!err && !stat)
+		err = bpf_map__set_max_entries(skel->maps.exits, 4096);
+	if (!err && !stat && opts->stream_ring_bytes)
+		err = bpf_map__set_max_entries(skel->maps.events, (__u32)opts->stream_ring_bytes);
+	/* Load only what this mode runs; none of these is auto-attached. */
+	if (!err && (!stat || !c->needs_flush))
 		err = bpf_program__set_autoload(skel->progs.flush_cpu, false);
+	if (!err && !stat)
+		err = bpf_program__set_autoload(skel->progs.dump_task, false);
+	if (!err && opts->mode != CL_MODE_RECORD)
+		err = bpf_program__set_autoload(skel->progs.slice_tick, false);
 	bpf_program__set_autoattach(skel->progs.flush_cpu, false);
+	bpf_program__set_autoattach(skel->progs.slice_tick, false);
 	return err;
 }
 
@@ -87,18 +110,89 @@ static int on_exit_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+static int on_stream_record(void *ctx, void *data, size_t size)
+{
+	struct cl_collector *c = ctx;
+
+	return c->on_record ? c->on_record(c->record_ctx, data, size) : 0;
+}
+
+/* record: a cpu-clock sampling event on @cpu firing every slice, running slice_tick. */
+static int open_tick(struct cl_collector *c, unsigned int cpu)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = c->slice_ns,
+	};
+	struct bpf_link *link;
+	int fd, err;
+
+	if (c->ticks[cpu])
+		return 0;
+	fd = cl_perf_event_open(&attr, -1, (int)cpu);
+	if (fd < 0)
+		return fd;
+	link = bpf_program__attach_perf_event(c->skel->progs.slice_tick, fd);
+	if (!link) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	c->ticks[cpu] = link; /* owns fd now */
+	return 0;
+}
+
+static void close_tick(struct cl_collector *c, unsigned int cpu)
+{
+	if (!c->ticks || !c->ticks[cpu])
+		return;
+	bpf_link__destroy(c->ticks[cpu]);
+	c->ticks[cpu] = NULL;
+}
+
+/* Opens what @cpu needs (counters, tick); returns the first error. */
+static int cpu_up(struct cl_collector *c, unsigned int cpu)
+{
+	int first_errno = 0, err = 0;
+
+	/* Tell the kernel side to start this CPU over: counters, slice, switch time. */
+	c->skel->bss->cpu_generation[cpu & CL_MAX_CPUS_MASK]++;
+	if (cl_perf_counters_open_cpu(&c->perf, cpu, &first_errno))
+		err = -first_errno;
+	if (c->mode == CL_MODE_RECORD) {
+		int tick_err = open_tick(c, cpu);
+
+		if (!err)
+			err = tick_err;
+	}
+	return err;
+}
+
+static void cpu_down(struct cl_collector *c, unsigned int cpu)
+{
+	cl_perf_counters_close_cpu(&c->perf, cpu);
+	close_tick(c, cpu);
+}
+
 int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts *opts,
 		      char *errmsg, size_t errmsg_size)
 {
 	struct cl_collector *c;
 	int err, possible;
+	unsigned int cpu;
 	size_t i;
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return fail(errmsg, errmsg_size, -ENOMEM, "allocating the collector");
+	c->mode = opts->mode;
 	c->sysfs_root = opts->sysfs_root ? opts->sysfs_root : "/sys";
 	c->per_cpu = opts->per_cpu;
+	c->slice_ns = opts->slice_ns ? opts->slice_ns : 1000000;
+	c->on_record = opts->on_record;
+	c->record_ctx = opts->record_ctx;
 	possible = libbpf_num_possible_cpus();
 	if (possible <= 0) {
 		err = fail(errmsg, errmsg_size, possible ?: -EINVAL, "counting possible CPUs");
@@ -110,6 +204,13 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		goto err_free;
 	}
 	c->nr_cpus = (unsigned int)possible;
+	c->percpu_values = calloc(c->nr_cpus, sizeof(*c->percpu_values));
+	c->cpu_states = calloc(c->nr_cpus, sizeof(*c->cpu_states));
+	c->ticks = calloc(c->nr_cpus, sizeof(*c->ticks));
+	if (!c->percpu_values || !c->cpu_states || !c->ticks) {
+		err = fail(errmsg, errmsg_size, -ENOMEM, "allocating per-CPU buffers");
+		goto err_free;
+	}
 	err = cl_cpus_read(c->sysfs_root, "online", &c->online);
 	if (err) {
 		fail(errmsg, errmsg_size, err, "reading %s/devices/system/cpu/online",
@@ -121,19 +222,13 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		fail(errmsg, errmsg_size, err, "allocating perf counters");
 		goto err_free;
 	}
+	/* Only CPUs online now; the others are opened when they come online. */
 	err = cl_perf_counters_probe(&c->perf, opts->events, &c->online);
 	if (err) {
 		fail(errmsg, errmsg_size, err, "opening perf counters");
 		goto err_perf;
 	}
-	c->needs_flush = c->perf.nr_slots > 0 || opts->per_cpu;
-	if (opts->per_cpu) {
-		c->percpu_values = calloc(c->nr_cpus, sizeof(*c->percpu_values));
-		if (!c->percpu_values) {
-			err = fail(errmsg, errmsg_size, -ENOMEM, "allocating per-CPU buffers");
-			goto err_perf;
-		}
-	}
+	c->needs_flush = c->mode == CL_MODE_STAT && (c->perf.nr_slots > 0 || opts->per_cpu);
 
 	c->skel = cpuledger_bpf__open();
 	if (!c->skel) {
@@ -165,9 +260,14 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		fail(errmsg, errmsg_size, err, "publishing perf counters to BPF");
 		goto err_skel;
 	}
-	c->exits = ring_buffer__new(bpf_map__fd(c->skel->maps.exits), on_exit_record, c, NULL);
-	if (!c->exits) {
-		err = fail(errmsg, errmsg_size, -errno, "setting up the exit ring buffer");
+	if (c->mode == CL_MODE_STAT)
+		c->exits = ring_buffer__new(bpf_map__fd(c->skel->maps.exits), on_exit_record, c,
+					    NULL);
+	else
+		c->stream = ring_buffer__new(bpf_map__fd(c->skel->maps.events), on_stream_record,
+					     c, NULL);
+	if (!c->exits && !c->stream) {
+		err = fail(errmsg, errmsg_size, -errno, "setting up the ring buffer");
 		goto err_skel;
 	}
 	err = cpuledger_bpf__attach(c->skel);
@@ -175,22 +275,40 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		fail(errmsg, errmsg_size, err, "attaching BPF programs");
 		goto err_ring;
 	}
+	if (c->mode == CL_MODE_RECORD) {
+		for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+			if (!cl_cpumask_test(&c->online, cpu))
+				continue;
+			err = open_tick(c, cpu);
+			if (err) {
+				fail(errmsg, errmsg_size, err, "opening the slice tick on CPU %u",
+				     cpu);
+				goto err_ticks;
+			}
+		}
+	}
 	c->iter_buf_size = 512 * sizeof(struct cl_task_record);
 	c->iter_buf = malloc(c->iter_buf_size);
 	if (!c->iter_buf) {
 		err = fail(errmsg, errmsg_size, -ENOMEM, "allocating the iterator buffer");
-		goto err_ring;
+		goto err_ticks;
 	}
 	*out = c;
 	return 0;
 
+err_ticks:
+	for (cpu = 0; cpu < c->nr_cpus; cpu++)
+		close_tick(c, cpu);
 err_ring:
 	ring_buffer__free(c->exits);
+	ring_buffer__free(c->stream);
 err_skel:
 	cpuledger_bpf__destroy(c->skel);
 err_perf:
 	cl_perf_counters_free(&c->perf);
 err_free:
+	free(c->ticks);
+	free(c->cpu_states);
 	free(c->percpu_values);
 	free(c);
 	return err;
@@ -198,14 +316,49 @@ err_free:
 
 void cl_collector_close(struct cl_collector *c)
 {
+	unsigned int cpu;
+
 	if (!c)
 		return;
+	for (cpu = 0; cpu < c->nr_cpus; cpu++)
+		close_tick(c, cpu);
 	free(c->iter_buf);
 	ring_buffer__free(c->exits);
+	ring_buffer__free(c->stream);
 	cpuledger_bpf__destroy(c->skel);
 	cl_perf_counters_free(&c->perf);
+	free(c->ticks);
+	free(c->cpu_states);
 	free(c->percpu_values);
 	free(c);
+}
+
+int cl_collector_sync_cpus(struct cl_collector *c, cl_cpu_change_fn fn, void *ctx)
+{
+	struct cl_cpumask now;
+	unsigned int cpu;
+	int changes = 0;
+
+	if (cl_cpus_read(c->sysfs_root, "online", &now))
+		return 0;
+	if (cl_cpumask_equal(&now, &c->online))
+		return 0;
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		bool was = cl_cpumask_test(&c->online, cpu), is = cl_cpumask_test(&now, cpu);
+		int err = 0;
+
+		if (was == is)
+			continue;
+		if (is)
+			err = cpu_up(c, cpu);
+		else
+			cpu_down(c, cpu);
+		changes++;
+		if (fn)
+			fn(ctx, cpu, is, err);
+	}
+	c->online = now;
+	return changes;
 }
 
 /* Runs the flush program on each online CPU, charging whatever runs there. */
@@ -284,7 +437,8 @@ int cl_collector_pass(struct cl_collector *c, struct cl_ledger *ledger)
 {
 	int err;
 
-	cl_cpus_read(c->sysfs_root, "online", &c->online);
+	if (c->mode != CL_MODE_STAT)
+		return -EINVAL;
 	c->ledger = ledger;
 	cl_ledger_begin_pass(ledger);
 	if (c->needs_flush)
@@ -301,6 +455,50 @@ int cl_collector_pass(struct cl_collector *c, struct cl_ledger *ledger)
 	cl_ledger_end_pass(ledger);
 	c->ledger = NULL;
 	memcpy(c->stats.bpf, c->skel->bss->stats, sizeof(c->stats.bpf));
+	return err;
+}
+
+int cl_collector_stream_fd(const struct cl_collector *c)
+{
+	return c->stream ? ring_buffer__epoll_fd(c->stream) : -1;
+}
+
+int cl_collector_stream_consume(struct cl_collector *c)
+{
+	int n;
+
+	if (!c->stream)
+		return -EINVAL;
+	n = ring_buffer__consume(c->stream);
+	memcpy(c->stats.bpf, c->skel->bss->stats, sizeof(c->stats.bpf));
+	return n;
+}
+
+static int read_cpu_states(const struct cl_collector *c)
+{
+	__u32 zero = 0;
+
+	return bpf_map__lookup_elem(c->skel->maps.cpu_state, &zero, sizeof(zero), c->cpu_states,
+				    sizeof(*c->cpu_states) * c->nr_cpus, 0)
+		       ? -errno
+		       : 0;
+}
+
+int cl_collector_ring_drops(const struct cl_collector *c, uint64_t *per_cpu)
+{
+	int err = read_cpu_states(c);
+
+	for (unsigned int cpu = 0; !err && cpu < c->nr_cpus; cpu++)
+		per_cpu[cpu] = c->cpu_states[cpu].ring_drops;
+	return err;
+}
+
+int cl_collector_ticks(const struct cl_collector *c, uint64_t *per_cpu)
+{
+	int err = read_cpu_states(c);
+
+	for (unsigned int cpu = 0; !err && cpu < c->nr_cpus; cpu++)
+		per_cpu[cpu] = c->cpu_states[cpu].ticks;
 	return err;
 }
 

@@ -12,21 +12,35 @@
 #include "core/perf.h"
 
 /*
- * The BPF session behind `stat`: loads the kernel side configured for the
- * user's filters and events, opens the perf counters, and once per interval
- * feeds a ledger with every task's totals (one iterator pass, the exit ring
- * buffer, and per-CPU totals in per-CPU mode). Library code: returns -errno
- * and leaves a message in errmsg; prints nothing.
+ * The BPF session: loads the kernel side for one mode (stat, record, trace)
+ * configured for the user's filters and events, opens the perf counters (and,
+ * for record, the per-CPU ticks), and follows CPUs as they go offline and come
+ * back, re-opening what the kernel turned off.
+ *
+ * stat: once per interval, cl_collector_pass() feeds a ledger with every
+ * task's totals. record/trace: stream records arrive through the callback
+ * whenever cl_collector_stream_consume() runs (its fd polls readable when the
+ * kernel side has a batch).
+ *
+ * Library code: returns -errno and leaves a message in errmsg; prints nothing.
  */
+typedef int (*cl_stream_fn)(void *ctx, const void *record, size_t size);
+
 struct cl_collector_opts {
+	enum cl_mode mode;
 	const uint32_t *pids;	/* only these processes (tgids); NULL: all */
 	size_t nr_pids;
 	const char *comm;	/* only tasks (or processes) of this name; NULL: all */
-	bool per_cpu;
+	bool per_cpu;		/* stat --per-cpu */
 	size_t max_tasks;	/* bound of the per-CPU task map */
-	size_t exit_ring_bytes;	/* power of two, at least a page */
+	size_t exit_ring_bytes;	/* stat: power of two, at least a page */
+	size_t stream_ring_bytes;	/* record/trace: power of two, at least a page */
+	uint64_t slice_ns;	/* record: tick period */
+	bool process_comm;	/* record: slices carry the process's name */
 	struct cl_event_set *events;	/* perf events are probed and get slots */
 	const char *sysfs_root;	/* "/sys" */
+	cl_stream_fn on_record;	/* record/trace */
+	void *record_ctx;
 };
 
 struct cl_collector_stats {
@@ -35,21 +49,41 @@ struct cl_collector_stats {
 	uint64_t iter_bad_bytes;	/* trailing bytes of a torn record (never expected) */
 };
 
+/* What happened to a CPU; err is 0 or why re-opening its events failed. */
+typedef void (*cl_cpu_change_fn)(void *ctx, unsigned int cpu, bool online, int err);
+
 struct cl_collector;
 
 int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts *opts,
 		      char *errmsg, size_t errmsg_size);
 void cl_collector_close(struct cl_collector *collector);
 
-/* Charges running tasks, then feeds @ledger one whole pass. */
+/* stat: charges running tasks, then feeds @ledger one whole pass. */
 int cl_collector_pass(struct cl_collector *collector, struct cl_ledger *ledger);
 /* A cl_forget_fn for the ledger in per-CPU mode. */
 void cl_collector_forget(void *collector, uint32_t tid, uint64_t start_ns);
 
+/*
+ * Re-reads which CPUs are online and follows every change: a CPU that went
+ * offline has its counters and tick closed, one that came back has them
+ * re-opened (the kernel leaves a CPU's perf events off for good once it goes
+ * offline). Calls @fn for each change. Returns the number of changes.
+ */
+int cl_collector_sync_cpus(struct cl_collector *collector, cl_cpu_change_fn fn, void *ctx);
+
+/* record/trace: an fd that polls readable when records wait; -1 otherwise. */
+int cl_collector_stream_fd(const struct cl_collector *collector);
+/* record/trace: hands every waiting record to the callback; count or -errno. */
+int cl_collector_stream_consume(struct cl_collector *collector);
+/* record/trace: stream records lost on each CPU so far ([nr_cpus]). */
+int cl_collector_ring_drops(const struct cl_collector *collector, uint64_t *per_cpu);
+/* record: ticks seen on each CPU so far ([nr_cpus]). */
+int cl_collector_ticks(const struct cl_collector *collector, uint64_t *per_cpu);
+
 void cl_collector_get_stats(const struct cl_collector *collector,
 			    struct cl_collector_stats *stats);
 unsigned int cl_collector_nr_cpus(const struct cl_collector *collector);
-/* CPUs online as of the last pass (re-read from sysfs each pass). */
+/* CPUs online as of the last sync. */
 const struct cl_cpumask *cl_collector_online(const struct cl_collector *collector);
 
 #endif

@@ -4,7 +4,7 @@
 #include "sinks/sink.h"
 
 /* RFC 4180: quote fields holding separators, quotes, line breaks or edge spaces. */
-static void csv_string(FILE *out, const char *s)
+void cl_csv_string(FILE *out, const char *s)
 {
 	size_t len = strlen(s);
 
@@ -46,7 +46,7 @@ static int csv_row(struct cl_sink *sink, const struct cl_row *row,
 		if (i)
 			fputc(',', sink->out);
 		cl_cell_get(&sink->schema->cols[i], row, interval, &cell);
-		cl_sink_put_cell(sink->out, &cell, "", csv_string);
+		cl_sink_put_cell(sink->out, &cell, "", cl_csv_string);
 	}
 	fputc('\n', sink->out);
 	return 0;

@@ -48,6 +48,8 @@ int cl_sink_write(struct cl_sink *sink, const struct cl_rows *rows,
  */
 void cl_sink_put_cell(FILE *out, const struct cl_cell *cell, const char *null_text,
 		      void (*put_string)(FILE *out, const char *s));
+/* A CSV field, quoted per RFC 4180 when needed. */
+void cl_csv_string(FILE *out, const char *s);
 /* -EPIPE or -EIO when @out failed, else 0. */
 int cl_sink_status(FILE *out);
 
