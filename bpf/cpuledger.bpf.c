@@ -444,8 +444,8 @@ static __always_inline void trace_switch(bool preempt, struct task_struct *prev,
 	rec->prev_cgroup_id = get_task_cgroup_id(prev);
 	rec->next_cgroup_id = get_task_cgroup_id(next);
 	rec->run_ns = last ? now - last : 0;
-	/* The kernel reports a preempted task as runnable, whatever its state. */
-	rec->prev_state = preempt ? CL_TASK_RUNNING : get_task_state(prev);
+	/* A preempted task is runnable whatever its state says (it was about to sleep). */
+	rec->prev_state = preempt ? CL_STATE_PREEMPTED : get_task_state(prev);
 	rec->nr_counters = nr_counters;
 #pragma unroll
 	for (i = 0; i < CL_MAX_COUNTERS; i++) {

@@ -36,7 +36,7 @@ static void usage(FILE *out)
 "  -p, --pid LIST       only these processes (comma-separated PIDs)\n"
 "      --comm NAME      only tasks named NAME, or threads of processes named NAME\n"
 "  -t, --threads        name slices after their thread, not their process\n"
-"      --ring-size MIB  kernel ring buffer size, a power of two (default 16)\n"
+"      --ring-size SIZE kernel ring buffer, a power of two (default 16M; 4K..1G)\n"
 "  -v, --verbose        debug messages, libbpf's included\n"
 "  -h, --help           show this help\n"
 "\n"
@@ -72,7 +72,7 @@ int cmd_record(int argc, char **argv)
 		.slice_ns = NSEC_PER_MSEC,
 		.events = CL_DEFAULT_EVENTS,
 		.format = "sqlite",
-		.ring_mib = 16,
+		.ring_bytes = 16 << 20,
 	};
 	int opt, ret;
 

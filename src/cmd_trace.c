@@ -27,7 +27,7 @@ static void usage(FILE *out)
 "  -f, --format FMT     text (default), csv, or json (JSON Lines)\n"
 "  -o, --output FILE    write to FILE instead of stdout\n"
 "  -e, --events LIST    perf events read at each switch (default: none)\n"
-"      --ring-size MIB  kernel ring buffer size, a power of two (default 16)\n"
+"      --ring-size SIZE kernel ring buffer, a power of two (default 16M; 4K..1G)\n"
 "  -v, --verbose        debug messages, libbpf's included\n"
 "  -h, --help           show this help\n"
 "\n"
@@ -59,7 +59,7 @@ int cmd_trace(int argc, char **argv)
 		.mode = CL_MODE_TRACE,
 		.events = "",
 		.format = "text",
-		.ring_mib = 16,
+		.ring_bytes = 16 << 20,
 	};
 	int opt, ret;
 

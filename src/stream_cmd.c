@@ -54,15 +54,16 @@ int stream_cmd_parse_common(struct stream_cmd *cmd, int opt, const char *arg)
 
 	switch (opt) {
 	case 'd':
-		return cl_duration_arg(cmd->name, "duration", arg, &cmd->duration_ns) ? CL_EXIT_USAGE
-										: -1;
+		if (cl_duration_arg(cmd->name, "duration", arg, &cmd->duration_ns))
+			return CL_EXIT_USAGE;
+		return -1;
 	case 'p':
 		free(cmd->pids);
 		cmd->pids = NULL;
 		err = cl_parse_pid_list(arg, &cmd->pids, &cmd->nr_pids);
 		if (err)
-			return cl_usage_error(cmd->name,
-					      "invalid PID list '%s': expected PIDs like 123,456", arg);
+			return cl_usage_error(cmd->name, "invalid PID list '%s': %s", arg,
+					      "expected PIDs like 123,456");
 		return -1;
 	case STREAM_OPT_COMM:
 		if (!*arg)
@@ -79,11 +80,10 @@ int stream_cmd_parse_common(struct stream_cmd *cmd, int opt, const char *arg)
 		cmd->output = arg;
 		return -1;
 	case STREAM_OPT_RING:
-		if (cl_parse_u64(arg, &cmd->ring_mib) || !cmd->ring_mib || cmd->ring_mib > 1024 ||
-		    (cmd->ring_mib & (cmd->ring_mib - 1)))
-			return cl_usage_error(cmd->name,
-					      "--ring-size '%s' must be a power of two, 1..1024 (MiB)",
-					      arg);
+		if (cl_parse_size(arg, &cmd->ring_bytes) || cmd->ring_bytes < 4096 ||
+		    cmd->ring_bytes > (1ULL << 30) || (cmd->ring_bytes & (cmd->ring_bytes - 1)))
+			return cl_usage_error(cmd->name, "--ring-size '%s' must be %s", arg,
+					      "a power of two, 4K..1G");
 		return -1;
 	case 'v':
 		cmd->verbose = true;
@@ -103,8 +103,8 @@ static int check_events(struct stream_run *run)
 	case 0:
 		break;
 	case -ENOENT:
-		return cl_usage_error_see(name, "cpuledger stat --list-events", "unknown event '%s'",
-					  bad);
+		return cl_usage_error_see(name, "cpuledger stat --list-events",
+					  "unknown event '%s'", bad);
 	case -EEXIST:
 		return cl_usage_error(name, "event '%s' is listed twice", bad);
 	case -E2BIG:
@@ -331,7 +331,7 @@ static int open_everything(struct stream_run *run, const struct cl_stream_sink_o
 		.nr_pids = cmd->nr_pids,
 		.comm = cmd->comm,
 		.max_tasks = 1,
-		.stream_ring_bytes = (size_t)cmd->ring_mib << 20,
+		.stream_ring_bytes = (size_t)cmd->ring_bytes,
 		.slice_ns = cmd->slice_ns,
 		.process_comm = cmd->mode == CL_MODE_RECORD && !cmd->threads,
 		.events = &run->events,

@@ -21,7 +21,7 @@ struct stream_cmd {
 	const char *format;
 	const char *output;	/* NULL: stdout (not for sqlite) */
 	bool threads;		/* record: slices name the thread, not the process */
-	uint64_t ring_mib;
+	uint64_t ring_bytes;
 	bool verbose;
 };
 

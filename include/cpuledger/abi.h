@@ -125,6 +125,9 @@ struct cl_slice_record {
 	__u64 counters[];
 };
 
+/* trace: prev was preempted (an involuntary switch); "R+" as perf shows it. */
+#define CL_STATE_PREEMPTED	(1U << 31)
+
 /* trace: one context switch on a CPU. Variable length like slices. */
 struct cl_switch_record {
 	__u32 kind;		/* CL_REC_SWITCH */
@@ -139,7 +142,7 @@ struct cl_switch_record {
 	__u64 prev_cgroup_id;
 	__u64 next_cgroup_id;
 	__u64 run_ns;		/* how long prev ran, 0 if unknown */
-	__u32 prev_state;	/* task state bits; 0 (R) when preempted */
+	__u32 prev_state;	/* task state bits, or CL_STATE_PREEMPTED */
 	__u32 nr_counters;
 	__u64 counters[];
 };

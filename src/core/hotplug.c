@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,34 +29,38 @@ int cl_hotplug_open(void)
 	return fd;
 }
 
-/* "online@/devices/system/cpu/cpu1\0ACTION=online\0..." */
+/* "online@/devices/system/cpu/cpu1\0ACTION=online\0..."; reads at most @len bytes. */
 bool cl_hotplug_parse(const char *msg, size_t len, int *cpu, bool *online)
 {
 	static const char prefix[] = "@/devices/system/cpu/cpu";
-	const char *at = memchr(msg, '@', len), *num;
+	const char *at = memchr(msg, '@', len), *p, *end = msg + len;
 	size_t action_len;
-	char *end;
-	long value;
+	long value = 0;
 
-	if (!at || (size_t)(at - msg) + sizeof(prefix) > len ||
-	    strncmp(at, prefix, sizeof(prefix) - 1))
+	if (!at || (size_t)(end - at) < sizeof(prefix) - 1 ||
+	    memcmp(at, prefix, sizeof(prefix) - 1))
 		return false;
 	action_len = (size_t)(at - msg);
-	if (action_len == 6 && !strncmp(msg, "online", 6))
+	if (action_len == 6 && !memcmp(msg, "online", 6))
 		*online = true;
-	else if (action_len == 3 && !strncmp(msg, "add", 3))
+	else if (action_len == 3 && !memcmp(msg, "add", 3))
 		*online = true;
-	else if (action_len == 7 && !strncmp(msg, "offline", 7))
+	else if (action_len == 7 && !memcmp(msg, "offline", 7))
 		*online = false;
-	else if (action_len == 6 && !strncmp(msg, "remove", 6))
+	else if (action_len == 6 && !memcmp(msg, "remove", 6))
 		*online = false;
 	else
 		return false;
-	num = at + sizeof(prefix) - 1;
-	if (*num < '0' || *num > '9')
+	p = at + sizeof(prefix) - 1;
+	if (p == end || *p < '0' || *p > '9')
 		return false;
-	value = strtol(num, &end, 10);
-	if (*end != '\0' && *end != '/')
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		value = value * 10 + (*p - '0');
+		if (value > INT_MAX)
+			return false;
+	}
+	/* The kernel ends "action@devpath" with a NUL; without it, the text was cut. */
+	if (p == end || *p != '\0')
 		return false;
 	*cpu = (int)value;
 	return true;

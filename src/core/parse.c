@@ -122,6 +122,41 @@ int cl_parse_u64(const char *text, uint64_t *value)
 	return 0;
 }
 
+int cl_parse_size(const char *text, uint64_t *bytes)
+{
+	char digits[32];
+	size_t len = text ? strlen(text) : 0;
+	uint64_t value, unit = 1;
+	int err;
+
+	if (!len || len >= sizeof(digits))
+		return -EINVAL;
+	memcpy(digits, text, len + 1);
+	switch (digits[len - 1]) {
+	case 'K':
+	case 'k':
+		unit = 1ULL << 10;
+		break;
+	case 'M':
+	case 'm':
+		unit = 1ULL << 20;
+		break;
+	case 'G':
+	case 'g':
+		unit = 1ULL << 30;
+		break;
+	}
+	if (unit > 1)
+		digits[len - 1] = '\0';
+	err = cl_parse_u64(digits, &value);
+	if (err)
+		return err;
+	if (value > UINT64_MAX / unit)
+		return -ERANGE;
+	*bytes = value * unit;
+	return 0;
+}
+
 int cl_parse_u32(const char *text, uint32_t *value)
 {
 	uint64_t v;

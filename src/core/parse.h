@@ -24,6 +24,9 @@ void cl_format_count(uint64_t value, char *buf, size_t size);
 /* For people: 0, 812ns, 45.2us, 812.3ms, 1.52s */
 void cl_format_time(uint64_t ns, char *buf, size_t size);
 
+/* A byte count: "4096", "64K", "16M", "1G" (powers of 1024). */
+int cl_parse_size(const char *text, uint64_t *bytes);
+
 /* Whole decimal number, no sign, no trailing junk. */
 int cl_parse_u64(const char *text, uint64_t *value);
 int cl_parse_u32(const char *text, uint32_t *value);

@@ -63,24 +63,25 @@ bool cl_stream_record_valid(const struct cl_stream_schema *schema, const void *r
 
 const char *cl_task_state_name(uint32_t state)
 {
-	/* include/trace/events/sched.h: TASK_REPORT bits, first set bit wins. */
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} names[] = {
-		{ 0x0001, "S" }, { 0x0002, "D" }, { 0x0004, "T" }, { 0x0008, "t" },
-		{ 0x0010, "X" }, { 0x0020, "Z" }, { 0x0040, "P" }, { 0x0080, "X" },
-	};
+	/* TASK_REPORT bits R..P, as kernel/sched's __task_state_index() maps them. */
+	static const char *const names[] = { "S", "D", "T", "t", "X", "Z", "P" };
+	uint32_t report;
+	int bit;
 
-	if (state == 0)
-		return "R";
-	if ((state & 0x0402) == 0x0402) /* TASK_IDLE = UNINTERRUPTIBLE | NOLOAD */
+	if (state & CL_STATE_PREEMPTED)
+		return "R+";
+	if (state == 0x0402) /* TASK_IDLE = TASK_UNINTERRUPTIBLE | TASK_NOLOAD */
 		return "I";
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (state & names[i].bit)
-			return names[i].name;
-	}
-	return "?";
+	report = state & 0x7f;
+	/* TASK_RTLOCK_WAIT and TASK_FROZEN read as uninterruptible; TASK_DEAD as X. */
+	if (state & (0x1000 | 0x8000))
+		report |= 0x02;
+	if (state & 0x80)
+		report |= 0x10;
+	if (!report)
+		return state ? "?" : "R";
+	bit = 31 - __builtin_clz(report); /* the highest bit, like fls() */
+	return names[bit];
 }
 
 static void event_cell(const struct cl_event *event, uint32_t nr_counters, const __u64 *counters,

@@ -60,7 +60,10 @@ void cl_stream_cell(const struct cl_stream_schema *schema, const struct cl_scolu
 bool cl_stream_record_valid(const struct cl_stream_schema *schema, const void *record,
 			    size_t size);
 
-/* "R", "S", "D", "T", "t", "X", "Z", "P", "I", like the sched_switch tracepoint. */
+/*
+ * "R+" (preempted), "R", "S", "D", "T", "t", "X", "Z", "P", "I", as perf
+ * shows the sched_switch tracepoint's prev_state.
+ */
 const char *cl_task_state_name(uint32_t state);
 
 /* Every event read by a perf counter: streams have no per-task totals. */

@@ -201,10 +201,10 @@ static int sqlite_start(struct cl_stream_sink *sink, const struct cl_stream_summ
 		err = begin(s);
 	for (size_t i = 0; i < sum->events->count && used < sizeof(list); i++) {
 		const struct cl_event *e = &sum->events->events[i];
+		const char *status = e->status == CL_EVENT_SUPPORTED ? "supported" : "unsupported";
 
 		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s:%s", i ? "," : "",
-					 e->name,
-					 e->status == CL_EVENT_SUPPORTED ? "supported" : "unsupported");
+					 e->name, status);
 	}
 	if (!err)
 		err = put_events(s, sum->events);

@@ -5,6 +5,7 @@
  * line as soon as new losses are known.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -45,10 +46,12 @@ static void header(struct cl_stream_sink *sink)
 
 static int text_start(struct cl_stream_sink *sink, const struct cl_stream_summary *sum)
 {
-	static struct text_state state;
+	struct text_state *st = calloc(1, sizeof(*st));
 
-	memset(&state, 0, sizeof(state));
-	sink->priv = &state;
+	if (!st)
+		return -ENOMEM;
+	st->lost = total_lost(sum);
+	sink->priv = st;
 	header(sink);
 	fflush(sink->out);
 	return cl_sink_status(sink->out);
@@ -113,8 +116,9 @@ static int text_flush(struct cl_stream_sink *sink, const struct cl_stream_summar
 	uint64_t lost = total_lost(sum);
 
 	if (lost > st->lost) {
-		fprintf(sink->out, "# %llu switches lost (ring buffer full), %llu so far\n",
-			(unsigned long long)(lost - st->lost), (unsigned long long)lost);
+		fprintf(sink->out, "# %llu %s lost (ring buffer full), %llu so far\n",
+			(unsigned long long)(lost - st->lost),
+			lost - st->lost == 1 ? "switch" : "switches", (unsigned long long)lost);
 		st->lost = lost;
 	}
 	if (fflush(sink->out))
@@ -129,11 +133,20 @@ static int text_cpu_change(struct cl_stream_sink *sink, uint64_t mono_ns, unsign
 	return 0;
 }
 
+static int text_finish(struct cl_stream_sink *sink, const struct cl_stream_summary *sum)
+{
+	int err = sink->priv ? text_flush(sink, sum) : 0;
+
+	free(sink->priv);
+	sink->priv = NULL;
+	return err;
+}
+
 const struct cl_stream_sink_ops cl_trace_text_ops = {
 	.name = "text",
 	.start = text_start,
 	.record = text_record,
 	.flush = text_flush,
 	.cpu_change = text_cpu_change,
-	.finish = text_flush,
+	.finish = text_finish,
 };

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 static struct {
 	int pin;		/* -1: anywhere */
@@ -33,6 +34,7 @@ static struct {
 	const char *name;
 	bool stop;
 	bool forever;
+	long pingpong;		/* round trips over pipes with a child, then exit */
 } cfg = { .pin = -1, .busy_ms = 1000, .slice_ms = 0, .threads = 1 };
 
 /* With --stop: every thread stays alive until the stop has been observed. */
@@ -117,6 +119,36 @@ static void *run(void *arg)
 	return arg;
 }
 
+/* Two processes bouncing a byte: two context switches per round trip. */
+static int pingpong(long rounds)
+{
+	int to_child[2], to_parent[2];
+	char byte = 0;
+	pid_t child;
+
+	if (pipe(to_child) || pipe(to_parent)) {
+		perror("pipe");
+		return 1;
+	}
+	child = fork();
+	if (child == 0) {
+		close(to_child[1]);
+		close(to_parent[0]);
+		while (read(to_child[0], &byte, 1) == 1 && write(to_parent[1], &byte, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	for (long i = 0; i < rounds; i++) {
+		if (write(to_child[1], &byte, 1) != 1 || read(to_parent[0], &byte, 1) != 1)
+			return 1;
+	}
+	close(to_child[1]);
+	waitpid(child, NULL, 0);
+	return 0;
+}
+
 static void write_report(void)
 {
 	struct rusage ru;
@@ -159,6 +191,7 @@ int main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "stop", no_argument, NULL, 'S' },
 		{ "forever", no_argument, NULL, 'F' },
+		{ "pingpong", required_argument, NULL, 'P' },
 		{},
 	};
 	pthread_t *tids;
@@ -177,6 +210,7 @@ int main(int argc, char **argv)
 		case 'n': cfg.name = optarg; break;
 		case 'S': cfg.stop = true; break;
 		case 'F': cfg.forever = true; break;
+		case 'P': cfg.pingpong = atol(optarg); break;
 		default:
 			fprintf(stderr, "usage: workload [--pin CPU] [--busy-ms MS] [--slice-ms MS "
 					"--sleep-ms MS] [--pages N] [--threads N] [--wait FIFO] "
@@ -198,6 +232,8 @@ int main(int argc, char **argv)
 		}
 		close(fd);
 	}
+	if (cfg.pingpong)
+		return pingpong(cfg.pingpong);
 	tids = calloc((size_t)cfg.threads, sizeof(*tids));
 	pthread_barrier_init(&work_done, NULL, (unsigned int)cfg.threads);
 	pthread_barrier_init(&stop_seen, NULL, (unsigned int)cfg.threads);
