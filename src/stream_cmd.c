@@ -240,6 +240,9 @@ static int consume(struct stream_run *run)
 		cl_err("reading records from the kernel: %s", strerror(-n));
 		return n;
 	}
+	/* Losses as of this batch, for text headers printed before the next flush. */
+	if (n > 0)
+		cl_collector_ring_drops(run->collector, run->lost);
 	return 0;
 }
 
@@ -393,6 +396,7 @@ static int open_everything(struct stream_run *run, const struct cl_stream_sink_o
 	run->sink.schema = &run->schema;
 	run->sink.out = out;
 	run->sink.path = cmd->output;
+	run->sink.summary = &run->summary;
 	err = ops->start(&run->sink, &run->summary);
 	if (err) {
 		sink_failed(run, err);

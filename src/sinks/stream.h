@@ -48,6 +48,8 @@ struct cl_stream_sink {
 	const struct cl_stream_schema *schema;
 	FILE *out;		/* text formats */
 	const char *path;	/* SQLite: the database file */
+	/* The caller's summary, kept current (losses): text headers read it. */
+	const struct cl_stream_summary *summary;
 	void *priv;
 	uint64_t records;
 	uint64_t lines_since_header;	/* text */

@@ -32,6 +32,8 @@ static void header(struct cl_stream_sink *sink)
 {
 	struct text_state *st = sink->priv;
 
+	if (st && sink->summary)
+		st->lost = total_lost(sink->summary);
 	fprintf(sink->out, "%-15s %3s  %-15s %7s %7s %-2s %8s  %-15s %7s %7s", "TIME", "CPU",
 		"PREV_COMM", "PID", "TID", "ST", "RUN", "NEXT_COMM", "PID", "TID");
 	for (size_t i = 0; i < sink->schema->count; i++) {
