@@ -11,11 +11,13 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "core/cgroups.h"
 #include "core/collector.h"
 #include "core/ledger.h"
 #include "core/log.h"
 #include "core/loop.h"
 #include "core/parse.h"
+#include "core/preemptors.h"
 #include "core/report.h"
 #include "core/system.h"
 #include "sinks/sink.h"
@@ -37,6 +39,9 @@ struct stat_opts {
 	const char *sort;
 	uint64_t top;		/* 0: all rows */
 	uint64_t max_tasks;
+	bool wide;
+	bool histogram;
+	bool preemptors;
 	bool verbose;
 };
 
@@ -50,6 +55,8 @@ struct stat_run {
 	struct cl_rows rows;
 	struct cl_sink sink;
 	struct cl_hotplug_watch hotplug;
+	struct cl_preemptors *preemptors;
+	struct cl_cgroups *cgroups;
 	int timer_fd;
 	int signal_fd;
 	uint64_t last_mono;	/* start of the current interval */
@@ -88,6 +95,9 @@ static void usage(FILE *out)
 "      --sort COL       sort rows by this column (default oncpu_ns)\n"
 "      --top N          only the first N rows of each interval\n"
 "      --max-tasks N    track at most N tasks (default %d)\n"
+"  -w, --wide           table: every column (run-queue and preemption ones too)\n"
+"      --histogram      table: each row's run-queue waits, runqlat-style\n"
+"      --preemptors     table: which cgroups preempted which, each interval\n"
 "  -v, --verbose        debug messages, libbpf's included\n"
 "  -h, --help           show this help\n"
 "\n"
@@ -99,7 +109,8 @@ static void usage(FILE *out)
 "  cpuledger stat -p 1234 -t -i 250ms      # threads of PID 1234, 4 times/second\n"
 "  cpuledger stat --comm nginx -d 10s      # nginx processes for 10 seconds\n"
 "  cpuledger stat -e cycles,instructions,LLC-load-misses --sort cycles --top 10\n"
-"  cpuledger stat --per-cpu -f csv -d 1m > cpu.csv\n",
+"  cpuledger stat --per-cpu -f csv -d 1m > cpu.csv\n"
+"  cpuledger stat -w --preemptors --top 5       # noisy neighbours\n",
 		DEFAULT_MAX_TASKS);
 }
 
@@ -131,6 +142,8 @@ enum {
 	OPT_SORT,
 	OPT_TOP,
 	OPT_MAX_TASKS,
+	OPT_HISTOGRAM,
+	OPT_PREEMPTORS,
 };
 
 /* Returns -1 to go on, or the exit code. */
@@ -149,6 +162,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+		{ "wide", no_argument, NULL, 'w' },
+		{ "histogram", no_argument, NULL, OPT_HISTOGRAM },
+		{ "preemptors", no_argument, NULL, OPT_PREEMPTORS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -162,7 +178,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 	opts->max_tasks = DEFAULT_MAX_TASKS;
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":i:d:p:te:f:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":i:d:p:te:f:wvh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			if (cl_duration_arg(CMD, "interval", optarg, &opts->interval_ns))
@@ -215,6 +231,15 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 			    opts->max_tasks > (1U << 22))
 				return cl_usage_error(CMD, "--max-tasks '%s' must be 1..4194304",
 						      optarg);
+			break;
+		case 'w':
+			opts->wide = true;
+			break;
+		case OPT_HISTOGRAM:
+			opts->histogram = true;
+			break;
+		case OPT_PREEMPTORS:
+			opts->preemptors = true;
 			break;
 		case 'v':
 			opts->verbose = true;
@@ -319,6 +344,39 @@ static void warn_losses(const struct cl_interval *interval)
 			(unsigned long long)interval->map_full);
 }
 
+static const char *cgroup_name(void *ctx, uint64_t id)
+{
+	struct stat_run *run = ctx;
+	static char buf[32];
+	const char *path = run->cgroups ? cl_cgroups_path(run->cgroups, id) : NULL;
+
+	if (path)
+		return path;
+	snprintf(buf, sizeof(buf), "cgroup#%llu", (unsigned long long)id);
+	return buf;
+}
+
+/* The table's extras after the rows: histograms, preemptors. */
+static int report_extras(struct stat_run *run)
+{
+	const struct cl_victim *victims;
+	size_t n;
+
+	if (run->opts->histogram) {
+		for (size_t i = 0; i < run->rows.nr_sorted; i++)
+			cl_table_histogram(stdout, run->rows.sorted[i], run->opts->threads);
+	}
+	if (run->preemptors) {
+		n = cl_preemptors_rank(run->preemptors, &victims);
+		if (run->cgroups)
+			cl_cgroups_refresh_allowed(run->cgroups);
+		cl_table_preemptors(stdout, victims, n, cgroup_name, run);
+	}
+	if (fflush(stdout))
+		return errno == EPIPE ? -EPIPE : -EIO;
+	return cl_sink_status(stdout);
+}
+
 /* One pass over the kernel's totals, reported as an interval. */
 static int report(struct stat_run *run)
 {
@@ -344,7 +402,13 @@ static int report(struct stat_run *run)
 	}
 	if (run->machine_format)
 		warn_losses(&interval);
+	if (run->preemptors) {
+		cl_preemptors_begin(run->preemptors);
+		cl_collector_preemptors(run->collector, cl_preemptors_observe, run->preemptors);
+	}
 	err = cl_sink_write(&run->sink, &run->rows, &interval);
+	if (!err)
+		err = report_extras(run);
 	cl_rows_reset(&run->rows);
 	run->last_mono = mono;
 	if (err == -EPIPE)
@@ -447,6 +511,7 @@ static int start(struct stat_run *run)
 		.comm = opts->comm,
 		.per_cpu = opts->per_cpu,
 		.max_tasks = opts->max_tasks,
+		.max_preemptor_pairs = opts->preemptors ? 16384 : 0,
 		.events = &run->events,
 		.sysfs_root = "/sys",
 	};
@@ -468,6 +533,20 @@ static int start(struct stat_run *run)
 		return CL_EXIT_FAIL;
 	}
 	cl_announce_unsupported(&run->events);
+	if (!cl_collector_has_sched_info(run->collector)) {
+		cl_warn("this kernel keeps no run-queue delays (CONFIG_SCHED_INFO): "
+			"run-queue columns stay empty");
+		for (size_t i = 0; i < run->schema.count; i++)
+			run->schema.cols[i].unsupported |= run->schema.cols[i].runq;
+	}
+	if (opts->preemptors) {
+		run->preemptors = cl_preemptors_new();
+		run->cgroups = cl_cgroups_new(NULL, 0);
+		if (!run->preemptors || !run->cgroups) {
+			cl_err("out of memory");
+			return CL_EXIT_FAIL;
+		}
+	}
 	lopts.nr_cpus = cl_collector_nr_cpus(run->collector);
 	lopts.forget_ctx = run->collector;
 	lopts.start_ns = cl_now_mono_ns();
@@ -540,7 +619,13 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	run.machine_format = sink_ops != &cl_sink_table_ops;
+	if (run.machine_format && (opts.histogram || opts.preemptors || opts.wide)) {
+		ret = cl_usage_error(CMD, "--wide, --histogram and --preemptors are for the table "
+					  "(CSV and JSON always have every column)");
+		goto out;
+	}
 	cl_schema_build(&run.schema, &run.events, opts.threads, opts.per_cpu);
+	run.schema.wide = opts.wide;
 	run.sort_col = cl_schema_find(&run.schema, opts.sort);
 	if (run.sort_col < 0) {
 		ret = cl_usage_error(CMD,
@@ -568,6 +653,8 @@ out:
 	if (run.signal_fd >= 0)
 		close(run.signal_fd);
 	cl_rows_free(&run.rows);
+	cl_preemptors_free(run.preemptors);
+	cl_cgroups_free(run.cgroups);
 	cl_ledger_free(run.ledger);
 	cl_collector_close(run.collector);
 	free(opts.pids);

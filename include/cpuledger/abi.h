@@ -14,6 +14,8 @@
 #define CL_COMM_LEN		16
 /* Perf counter slots read at each switch; each slot is one opened event. */
 #define CL_MAX_COUNTERS		8
+/* Run-queue waits: log2 buckets of ns; bucket b holds [2^b, 2^(b+1)), 0 holds 0..1. */
+#define CL_RUNQ_HIST_BUCKETS	32
 /* Upper bound on CPU ids for the few global arrays indexed by CPU. */
 #define CL_MAX_CPUS		1024
 #define CL_MAX_CPUS_MASK	(CL_MAX_CPUS - 1)
@@ -32,9 +34,26 @@ enum cl_value {
 	CL_V_MIGRATIONS,	/* se.nr_migrations */
 	CL_V_RUN_DELAY_NS,	/* sched_info.run_delay: runnable, not running */
 	CL_V_RUN_COUNT,		/* sched_info.pcount: times run on a CPU */
-	CL_V_COUNTER0,		/* perf counter slots, scaled for multiplexing */
-	CL_V_NR = CL_V_COUNTER0 + CL_MAX_COUNTERS,
+	CL_V_KERNEL_NR,		/* the kernel's own fields end here */
+	/* What cpuledger charges at each switch: */
+	CL_V_RUNQ_MAX_NS = CL_V_KERNEL_NR, /* longest wait since last read: a gauge */
+	CL_V_PREEMPT_SAME_PROCESS,	/* involuntary switches to a thread of the same process */
+	CL_V_PREEMPT_SAME_CGROUP,	/* ... to another process in the same cgroup */
+	CL_V_PREEMPT_OTHER_CGROUP,	/* ... to a task in another cgroup */
+	CL_V_COUNTER0,		/* counter slots (perf, or kernel events), scaled */
+	CL_V_HIST0 = CL_V_COUNTER0 + CL_MAX_COUNTERS, /* run-queue wait histogram */
+	CL_V_NR = CL_V_HIST0 + CL_RUNQ_HIST_BUCKETS,
 };
+
+/* What a counter slot counts: a perf event, or a kernel tracepoint event. */
+enum cl_slot_kind {
+	CL_SLOT_PERF,
+	CL_SLOT_PAGE_ALLOCS,	/* kmem:mm_page_alloc, weighted by 2^order */
+	CL_SLOT_RECLAIM_NS,	/* time in direct and memcg reclaim (vmscan begin/end) */
+	CL_SLOT_RECLAIMS,	/* reclaim episodes */
+	CL_SLOT_KINDS,
+};
+#define CL_SOFT_NR (CL_SLOT_KINDS - 1)
 
 struct cl_values {
 	__u64 v[CL_V_NR];
@@ -83,10 +102,14 @@ struct cl_task_record {
 
 /* What cpuledger keeps per task in BPF task storage. */
 struct cl_task_acct {
-	__u64 counters[CL_MAX_COUNTERS];	/* cumulative, scaled */
-	struct cl_values snap;			/* per-CPU mode: values at switch-in */
+	struct cl_values totals;	/* what cpuledger charges; kernel fields unused */
+	__u64 snap[CL_V_KERNEL_NR];	/* per-CPU mode: kernel fields at switch-in */
+	__u64 last_run_delay;		/* sched_info at the last switch-out */
+	__u64 last_pcount;
+	__u64 last_nivcsw;
+	__u64 reclaim_start_ns;		/* in reclaim since, 0 if not */
 	__u32 snap_valid;
-	__u32 __pad;
+	__u32 seen;			/* last_* are set */
 };
 
 /* Per-CPU state: the perf counter path, slices, and per-CPU losses. */
@@ -100,6 +123,7 @@ struct cl_cpu_state {
 	__u64 switch_ns;	/* trace: last context switch on this CPU, 0: none */
 	__u64 ring_drops;	/* stream records lost here: ring buffer full */
 	__u64 ticks;		/* record: slice ticks seen here */
+	__u64 soft[CL_SOFT_NR];	/* kernel events on this CPU (enum cl_slot_kind - 1) */
 };
 
 enum cl_slice_end {
@@ -142,9 +166,16 @@ struct cl_switch_record {
 	__u64 prev_cgroup_id;
 	__u64 next_cgroup_id;
 	__u64 run_ns;		/* how long prev ran, 0 if unknown */
+	__u64 prev_wait_ns;	/* how long prev waited for the run that ended, ~0 if unknown */
 	__u32 prev_state;	/* task state bits, or CL_STATE_PREEMPTED */
 	__u32 nr_counters;
 	__u64 counters[];
+};
+
+/* stat --preemptors: involuntary switches of a victim cgroup to a preemptor cgroup. */
+struct cl_preempt_key {
+	__u64 victim_cgroup_id;
+	__u64 preemptor_cgroup_id;
 };
 
 /* Per-CPU mode: key of the per-CPU hash of (task) -> values on each CPU. */
@@ -161,6 +192,7 @@ enum cl_stat {
 	CL_STAT_PERCPU_FULL,		/* per-CPU mode: task map full */
 	CL_STAT_COUNTER_READ_ERRS,	/* bpf_perf_event_read_value failed */
 	CL_STAT_COUNTER_RESETS,		/* re-baselined after a counter was re-opened */
+	CL_STAT_PREEMPTORS_FULL,	/* stat --preemptors: pair map full */
 	CL_STAT_NR,
 };
 

@@ -6,16 +6,17 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "core/collector.h"
 #include "cpuledger.skel.h"
 
-_Static_assert(sizeof(struct cl_task_record) == 216, "cl_task_record layout changed");
+_Static_assert(sizeof(struct cl_task_record) == 88 + 8 * CL_V_NR, "cl_task_record layout changed");
 _Static_assert(sizeof(struct cl_task_acct) % 8 == 0, "cl_task_acct must stay 8-byte aligned");
 _Static_assert(sizeof(struct cl_task_key) == 16, "cl_task_key layout changed");
 _Static_assert(sizeof(struct cl_slice_record) == 64, "cl_slice_record layout changed");
-_Static_assert(sizeof(struct cl_switch_record) == 96, "cl_switch_record layout changed");
+_Static_assert(sizeof(struct cl_switch_record) == 104, "cl_switch_record layout changed");
 
 struct cl_collector {
 	enum cl_mode mode;
@@ -57,16 +58,48 @@ static int fail(char *errmsg, size_t size, int err, const char *fmt, ...)
 	return err < 0 ? err : -err;
 }
 
+/* Kernel BTF, loaded once, to ask which tracepoints this kernel has. */
+static struct btf *vmlinux_btf;
+
+static bool tracepoint_exists(const char *name)
+{
+	char type[128];
+
+	if (!vmlinux_btf)
+		vmlinux_btf = btf__load_vmlinux_btf();
+	if (!vmlinux_btf)
+		return false;
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	return btf__find_by_name_kind(vmlinux_btf, type, BTF_KIND_TYPEDEF) > 0;
+}
+
+static bool uses_slot(const struct cl_collector *c, enum cl_slot_kind kind)
+{
+	for (unsigned int i = 0; i < c->perf.nr_slots; i++) {
+		if (c->perf.slot_kind[i] == kind)
+			return true;
+	}
+	return false;
+}
+
+/* Loads a kernel-event program only when a slot needs it and its tracepoint exists. */
+static int autoload_tracepoint(struct bpf_program *prog, const char *tracepoint, bool wanted)
+{
+	return bpf_program__set_autoload(prog, wanted && tracepoint_exists(tracepoint));
+}
+
 static int configure(struct cl_collector *c, const struct cl_collector_opts *opts)
 {
 	struct cpuledger_bpf *skel = c->skel;
 	unsigned int slots = c->perf.nr_slots ? c->perf.nr_slots : 1;
-	bool stat = opts->mode == CL_MODE_STAT;
+	bool stat = opts->mode == CL_MODE_STAT, reclaim;
 	int err;
 
 	skel->rodata->mode = opts->mode;
 	skel->rodata->nr_cpus = c->nr_cpus;
 	skel->rodata->nr_counters = c->perf.nr_slots;
+	memcpy((void *)skel->rodata->slot_kind, c->perf.slot_kind, sizeof(c->perf.slot_kind));
+	skel->rodata->track_preemptors = stat && opts->max_preemptor_pairs > 0;
 	skel->rodata->per_cpu_mode = opts->per_cpu;
 	skel->rodata->process_comm = opts->process_comm;
 	skel->rodata->filter_pids = opts->nr_pids > 0;
@@ -82,6 +115,25 @@ static int configure(struct cl_collector *c, const struct cl_collector_opts *opt
 					       opts->nr_pids ? (__u32)opts->nr_pids : 1);
 	if (!err && opts->per_cpu)
 		err = bpf_map__set_max_entries(skel->maps.cpu_tasks, (__u32)opts->max_tasks);
+	if (!err && stat && opts->max_preemptor_pairs)
+		err = bpf_map__set_max_entries(skel->maps.preemptors,
+					       (__u32)opts->max_preemptor_pairs);
+	if (!err)
+		err = autoload_tracepoint(skel->progs.handle_page_alloc, "mm_page_alloc",
+					  uses_slot(c, CL_SLOT_PAGE_ALLOCS));
+	reclaim = uses_slot(c, CL_SLOT_RECLAIM_NS) || uses_slot(c, CL_SLOT_RECLAIMS);
+	if (!err)
+		err = autoload_tracepoint(skel->progs.handle_direct_reclaim_begin,
+					  "mm_vmscan_direct_reclaim_begin", reclaim);
+	if (!err)
+		err = autoload_tracepoint(skel->progs.handle_direct_reclaim_end,
+					  "mm_vmscan_direct_reclaim_end", reclaim);
+	if (!err)
+		err = autoload_tracepoint(skel->progs.handle_memcg_reclaim_begin,
+					  "mm_vmscan_memcg_reclaim_begin", reclaim);
+	if (!err)
+		err = autoload_tracepoint(skel->progs.handle_memcg_reclaim_end,
+					  "mm_vmscan_memcg_reclaim_end", reclaim);
 	if (!err && stat && opts->exit_ring_bytes)
 		err = bpf_map__set_max_entries(skel->maps.exits, (__u32)opts->exit_ring_bytes);
 	if (!err && !stat)
@@ -223,7 +275,7 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		goto err_free;
 	}
 	/* Only CPUs online now; the others are opened when they come online. */
-	err = cl_perf_counters_probe(&c->perf, opts->events, &c->online);
+	err = cl_perf_counters_probe(&c->perf, opts->events, &c->online, tracepoint_exists);
 	if (err) {
 		fail(errmsg, errmsg_size, err, "opening perf counters");
 		goto err_perf;
@@ -493,6 +545,24 @@ int cl_collector_ring_drops(const struct cl_collector *c, uint64_t *per_cpu)
 	return err;
 }
 
+int cl_collector_preemptors(struct cl_collector *c,
+			    void (*fn)(void *ctx, const struct cl_preempt_key *key, uint64_t count),
+			    void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.preemptors);
+	struct cl_preempt_key key, next;
+	void *prev = NULL;
+	__u64 count;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &count))
+			fn(ctx, &key, count);
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 int cl_collector_ticks(const struct cl_collector *c, uint64_t *per_cpu)
 {
 	int err = read_cpu_states(c);
@@ -505,6 +575,14 @@ int cl_collector_ticks(const struct cl_collector *c, uint64_t *per_cpu)
 void cl_collector_get_stats(const struct cl_collector *c, struct cl_collector_stats *stats)
 {
 	*stats = c->stats;
+}
+
+bool cl_collector_has_sched_info(const struct cl_collector *c)
+{
+	if (!vmlinux_btf)
+		vmlinux_btf = btf__load_vmlinux_btf();
+	return vmlinux_btf &&
+	       btf__find_by_name_kind(vmlinux_btf, "sched_info", BTF_KIND_STRUCT) > 0;
 }
 
 unsigned int cl_collector_nr_cpus(const struct cl_collector *c)

@@ -32,6 +32,7 @@ struct cl_collector_opts {
 	size_t nr_pids;
 	const char *comm;	/* only tasks (or processes) of this name; NULL: all */
 	bool per_cpu;		/* stat --per-cpu */
+	size_t max_preemptor_pairs;	/* stat --preemptors: bound of the pair map; 0: off */
 	size_t max_tasks;	/* bound of the per-CPU task map */
 	size_t exit_ring_bytes;	/* stat: power of two, at least a page */
 	size_t stream_ring_bytes;	/* record/trace: power of two, at least a page */
@@ -77,12 +78,21 @@ int cl_collector_stream_fd(const struct cl_collector *collector);
 int cl_collector_stream_consume(struct cl_collector *collector);
 /* record/trace: stream records lost on each CPU so far ([nr_cpus]). */
 int cl_collector_ring_drops(const struct cl_collector *collector, uint64_t *per_cpu);
+/*
+ * stat --preemptors: every (victim cgroup, preemptor cgroup) pair and its
+ * cumulative count of involuntary switches, through @fn.
+ */
+int cl_collector_preemptors(struct cl_collector *collector,
+			    void (*fn)(void *ctx, const struct cl_preempt_key *key, uint64_t count),
+			    void *ctx);
 /* record: ticks seen on each CPU so far ([nr_cpus]). */
 int cl_collector_ticks(const struct cl_collector *collector, uint64_t *per_cpu);
 
 void cl_collector_get_stats(const struct cl_collector *collector,
 			    struct cl_collector_stats *stats);
 unsigned int cl_collector_nr_cpus(const struct cl_collector *collector);
+/* Does the kernel keep per-task run-queue delays (sched_info)? */
+bool cl_collector_has_sched_info(const struct cl_collector *collector);
 /* CPUs online as of the last sync. */
 const struct cl_cpumask *cl_collector_online(const struct cl_collector *collector);
 

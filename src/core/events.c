@@ -44,6 +44,13 @@ static const struct cl_event_def event_defs[] = {
 	{ "cpu-migrations", "migrations", "MIGR", SW(CPU_MIGRATIONS), CL_TF_MIGRATIONS },
 	{ "alignment-faults", NULL, "ALIGNF", SW(ALIGNMENT_FAULTS) },
 	{ "emulation-faults", NULL, "EMULF", SW(EMULATION_FAULTS) },
+	/* Kernel tracepoints, counted per CPU and charged like counters. */
+	{ "page-allocs", NULL, "PGALLOC", 0, 0, CL_TF_NONE, false, CL_SLOT_PAGE_ALLOCS,
+	  "mm_page_alloc" },
+	{ "reclaim-ns", NULL, "RECLAIM", 0, 0, CL_TF_NONE, true, CL_SLOT_RECLAIM_NS,
+	  "mm_vmscan_direct_reclaim_begin,mm_vmscan_memcg_reclaim_begin" },
+	{ "reclaims", NULL, "RECLMS", 0, 0, CL_TF_NONE, false, CL_SLOT_RECLAIMS,
+	  "mm_vmscan_direct_reclaim_begin,mm_vmscan_memcg_reclaim_begin" },
 };
 
 #define N_EVENT_DEFS (sizeof(event_defs) / sizeof(event_defs[0]))
@@ -165,12 +172,17 @@ int cl_events_parse(const char *list, struct cl_event_set *set, const char **bad
 			if (*c == '-' || *c == ':')
 				*c = '_';
 		}
-		event->source = (event->def->task_field != CL_TF_NONE && !force_perf) ? CL_SRC_TASK
-										      : CL_SRC_PERF;
+		if (event->def->soft != CL_SLOT_PERF)
+			event->source = CL_SRC_SOFT;
+		else if (event->def->task_field != CL_TF_NONE && !force_perf)
+			event->source = CL_SRC_TASK;
+		else
+			event->source = CL_SRC_PERF;
 		event->status = event->source == CL_SRC_TASK ? CL_EVENT_SUPPORTED
 							     : CL_EVENT_UNKNOWN;
 		event->slot = -1;
-		if (event->source == CL_SRC_PERF && ++nr_perf > CL_MAX_COUNTERS) {
+		/* Perf counters and kernel events share the counter slots. */
+		if (event->source != CL_SRC_TASK && ++nr_perf > CL_MAX_COUNTERS) {
 			err = -E2BIG;
 			goto out;
 		}
@@ -215,7 +227,11 @@ uint64_t cl_task_field_value(enum cl_task_field field, const struct cl_values *v
 
 const char *cl_event_open_reason(const struct cl_event *event)
 {
-	bool hardware = event->def->perf_type == PERF_TYPE_HARDWARE ||
+	bool hardware;
+
+	if (event->source == CL_SRC_SOFT)
+		return "the kernel has no such tracepoint";
+	hardware = event->def->perf_type == PERF_TYPE_HARDWARE ||
 			event->def->perf_type == PERF_TYPE_HW_CACHE ||
 			event->def->perf_type == PERF_TYPE_RAW;
 

@@ -13,6 +13,7 @@
 enum cl_event_source {
 	CL_SRC_PERF,	/* a per-CPU perf counter read at each context switch */
 	CL_SRC_TASK,	/* the kernel's own per-task accounting: exact and free */
+	CL_SRC_SOFT,	/* a kernel tracepoint counted per CPU, read like a counter */
 };
 
 /* Which kernel per-task field(s) a task-sourced event is. */
@@ -34,6 +35,8 @@ struct cl_event_def {
 	uint64_t perf_config;
 	enum cl_task_field task_field;	/* CL_TF_NONE: perf only */
 	bool is_time;		/* counts nanoseconds */
+	enum cl_slot_kind soft;	/* CL_SLOT_PERF unless a kernel tracepoint event */
+	const char *tracepoints; /* soft: the tracepoints it needs, comma-separated */
 };
 
 enum cl_event_status {

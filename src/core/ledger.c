@@ -32,6 +32,8 @@ void cl_values_delta(const struct cl_values *cur, const struct cl_values *last,
 {
 	for (int i = 0; i < CL_V_NR; i++)
 		delta->v[i] = cur->v[i] >= last->v[i] ? cur->v[i] - last->v[i] : 0;
+	/* A gauge, reset by every read: what it says is this interval's. */
+	delta->v[CL_V_RUNQ_MAX_NS] = cur->v[CL_V_RUNQ_MAX_NS];
 }
 
 bool cl_values_zero(const struct cl_values *values)
@@ -45,8 +47,12 @@ bool cl_values_zero(const struct cl_values *values)
 
 void cl_values_add(struct cl_values *sum, const struct cl_values *add)
 {
-	for (int i = 0; i < CL_V_NR; i++)
-		sum->v[i] += add->v[i];
+	for (int i = 0; i < CL_V_NR; i++) {
+		if (i == CL_V_RUNQ_MAX_NS)
+			sum->v[i] = sum->v[i] > add->v[i] ? sum->v[i] : add->v[i];
+		else
+			sum->v[i] += add->v[i];
+	}
 }
 
 static uint64_t task_hash(uint32_t tid, uint64_t start_ns)

@@ -81,7 +81,11 @@ bool cl_ledger_has_process(const struct cl_ledger *ledger, uint32_t tgid);
 
 void cl_ledger_get_stats(const struct cl_ledger *ledger, struct cl_ledger_stats *stats);
 
-/* delta = cur - last per value; a value that went backwards contributes 0. */
+/*
+ * delta = cur - last per value; a value that went backwards contributes 0.
+ * CL_V_RUNQ_MAX_NS is a gauge (the kernel side resets it when read): its
+ * delta is its value, and adding keeps the maximum.
+ */
 void cl_values_delta(const struct cl_values *cur, const struct cl_values *last,
 		     struct cl_values *delta);
 bool cl_values_zero(const struct cl_values *values);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,8 +61,24 @@ static int publish(struct cl_perf_counters *pc, unsigned int slot, unsigned int 
 	return bpf_map_update_elem(pc->map_fd, &key, &fd, BPF_ANY) ? -errno : 0;
 }
 
+static bool soft_supported(const struct cl_event *event, bool (*exists)(const char *name))
+{
+	char names[256], *name, *save = NULL;
+
+	if (!exists)
+		return true;
+	snprintf(names, sizeof(names), "%s",
+		 event->def->tracepoints ? event->def->tracepoints : "");
+	for (name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (exists(name))
+			return true; /* one source of the event is enough */
+	}
+	return false;
+}
+
 int cl_perf_counters_probe(struct cl_perf_counters *pc, struct cl_event_set *set,
-			   const struct cl_cpumask *online)
+			   const struct cl_cpumask *online,
+			   bool (*tracepoint_exists)(const char *name))
 {
 	size_t i;
 
@@ -69,10 +86,22 @@ int cl_perf_counters_probe(struct cl_perf_counters *pc, struct cl_event_set *set
 		struct cl_event *event = &set->events[i];
 		unsigned int slot = pc->nr_slots, cpu, opened = 0;
 
-		if (event->source != CL_SRC_PERF)
+		if (event->source == CL_SRC_TASK)
 			continue;
 		if (slot >= CL_MAX_COUNTERS)
 			return -E2BIG;
+		if (event->source == CL_SRC_SOFT) {
+			if (!soft_supported(event, tracepoint_exists)) {
+				event->status = CL_EVENT_UNSUPPORTED;
+				event->open_errno = ENOENT;
+				continue;
+			}
+			pc->slot_kind[slot] = (__u8)event->def->soft;
+			event->status = CL_EVENT_SUPPORTED;
+			event->slot = (int)slot;
+			pc->nr_slots++;
+			continue;
+		}
 		cl_event_attr(event->def, &pc->attrs[slot]);
 		event->open_errno = 0;
 		for (cpu = 0; cpu < pc->nr_cpus; cpu++) {
@@ -128,7 +157,7 @@ int cl_perf_counters_open_cpu(struct cl_perf_counters *pc, unsigned int cpu, int
 	for (slot = 0; slot < pc->nr_slots; slot++) {
 		int *fd = slot_fd(pc, slot, cpu), err;
 
-		if (*fd >= 0)
+		if (*fd >= 0 || pc->slot_kind[slot] != CL_SLOT_PERF)
 			continue;
 		*fd = cl_perf_event_open(&pc->attrs[slot], -1, (int)cpu);
 		err = *fd < 0 ? *fd : publish(pc, slot, cpu);

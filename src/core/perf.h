@@ -16,6 +16,7 @@
  */
 struct cl_perf_counters {
 	unsigned int nr_slots;
+	__u8 slot_kind[CL_MAX_COUNTERS];	/* enum cl_slot_kind: soft slots have no fds */
 	unsigned int nr_cpus;		/* possible CPUs: the stride of the map */
 	struct perf_event_attr attrs[CL_MAX_COUNTERS];
 	int *fds;			/* [slot * nr_cpus + cpu], -1 when closed */
@@ -28,10 +29,12 @@ void cl_perf_counters_free(struct cl_perf_counters *pc);
 /*
  * Opens each perf-sourced event of @set on the @online CPUs. An event that
  * opens on no CPU is marked unsupported (with its errno); the others get a
- * slot, in order. Task-sourced events are left alone.
+ * slot, in order. Kernel-tracepoint events get a slot when @tracepoint_exists
+ * says all they need is there. Task-sourced events are left alone.
  */
 int cl_perf_counters_probe(struct cl_perf_counters *pc, struct cl_event_set *set,
-			   const struct cl_cpumask *online);
+			   const struct cl_cpumask *online,
+			   bool (*tracepoint_exists)(const char *name));
 
 /* Publishes every open fd into the BPF perf event array. */
 int cl_perf_counters_set_map(struct cl_perf_counters *pc, int map_fd);

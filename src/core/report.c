@@ -74,7 +74,56 @@ int cl_schema_build(struct cl_schema *schema, const struct cl_event_set *events,
 		col->num = num;
 		col->den = den;
 	}
+	/* Noisy-neighbour signals: what the task was denied, and by whom. */
+	col = add_col(schema, CL_COL_VALUE, "runq_wait_ns", "RQWAIT");
+	col->value = CL_V_RUN_DELAY_NS;
+	col->is_time = col->wide = col->runq = true;
+	col = add_col(schema, CL_COL_VALUE, "runq_waits", "RQWAITS");
+	col->value = CL_V_RUN_COUNT;
+	col->wide = col->runq = true;
+	col = add_col(schema, CL_COL_RUNQ_MAX, "runq_max_ns", "RQMAX");
+	col->is_time = col->wide = col->runq = true;
+	col = add_col(schema, CL_COL_RUNQ_PCT, "runq_p50_ns", "RQP50");
+	col->pct = 50;
+	col->is_time = col->wide = col->runq = true;
+	col = add_col(schema, CL_COL_RUNQ_PCT, "runq_p99_ns", "RQP99");
+	col->pct = 99;
+	col->is_time = col->wide = col->runq = true;
+	col = add_col(schema, CL_COL_VALUE, "preempted_by_same_process", "PRSELF");
+	col->value = CL_V_PREEMPT_SAME_PROCESS;
+	col->wide = true;
+	col = add_col(schema, CL_COL_VALUE, "preempted_by_same_cgroup", "PRCGRP");
+	col->value = CL_V_PREEMPT_SAME_CGROUP;
+	col->wide = true;
+	col = add_col(schema, CL_COL_VALUE, "preempted_by_other_cgroup", "PROTHER");
+	col->value = CL_V_PREEMPT_OTHER_CGROUP;
+	col->wide = true;
 	return 0;
+}
+
+bool cl_runq_percentile(const __u64 *hist, unsigned int pct, uint64_t *ns)
+{
+	uint64_t total = 0, seen = 0;
+	double want;
+
+	for (unsigned int b = 0; b < CL_RUNQ_HIST_BUCKETS; b++)
+		total += hist[b];
+	if (!total)
+		return false;
+	want = (double)total * pct / 100.0;
+	for (unsigned int b = 0; b < CL_RUNQ_HIST_BUCKETS; b++) {
+		double lo = b ? (double)(1ULL << b) : 0, hi = (double)(1ULL << (b + 1));
+
+		if (!hist[b] || (double)(seen + hist[b]) < want) {
+			seen += hist[b];
+			continue;
+		}
+		/* Uniform within the bucket: the best a log2 histogram can say. */
+		*ns = (uint64_t)(lo + (hi - lo) * ((want - (double)seen) / (double)hist[b]));
+		return true;
+	}
+	*ns = 1ULL << (CL_RUNQ_HIST_BUCKETS - 1);
+	return true;
 }
 
 int cl_schema_find(const struct cl_schema *schema, const char *name)
@@ -192,6 +241,10 @@ void cl_cell_get(const struct cl_column *col, const struct cl_row *row,
 	bool ok_num, ok_den;
 
 	cell->type = CL_CELL_U64;
+	if (col->unsupported) {
+		cell->type = CL_CELL_NULL;
+		return;
+	}
 	switch (col->kind) {
 	case CL_COL_TIME_NS:
 		cell->u = interval->time_ns;
@@ -229,6 +282,23 @@ void cl_cell_get(const struct cl_column *col, const struct cl_row *row,
 		cell->u = event_value(col->event, row, &ok_num);
 		if (!ok_num)
 			cell->type = CL_CELL_NULL;
+		break;
+	case CL_COL_VALUE:
+		cell->u = row->v.v[col->value];
+		break;
+	case CL_COL_RUNQ_MAX:
+		cell->u = row->v.v[CL_V_RUNQ_MAX_NS];
+		/* Per CPU, the kernel side keeps an all-time maximum: no interval's. */
+		if (row->cpu >= 0)
+			cell->type = CL_CELL_NULL;
+		break;
+	case CL_COL_RUNQ_PCT:
+		if (!cl_runq_percentile(&row->v.v[CL_V_HIST0], col->pct, &cell->u))
+			cell->type = CL_CELL_NULL;
+		/* Interpolation within a bucket cannot go past the longest wait seen. */
+		else if (row->cpu < 0 && row->v.v[CL_V_RUNQ_MAX_NS] &&
+			 cell->u > row->v.v[CL_V_RUNQ_MAX_NS])
+			cell->u = row->v.v[CL_V_RUNQ_MAX_NS];
 		break;
 	case CL_COL_RATIO:
 		num = event_value(col->num, row, &ok_num);

@@ -28,6 +28,9 @@ enum cl_col_kind {
 	CL_COL_INVOL_SWITCHES,
 	CL_COL_EVENT,		/* one of the user's events */
 	CL_COL_RATIO,		/* derived: num / den of two events */
+	CL_COL_VALUE,		/* a value as it is: v[col->value] */
+	CL_COL_RUNQ_MAX,	/* longest run-queue wait (not per CPU) */
+	CL_COL_RUNQ_PCT,	/* run-queue wait percentile col->pct, from the histogram */
 };
 
 struct cl_column {
@@ -38,6 +41,11 @@ struct cl_column {
 	const struct cl_event *num, *den;	/* CL_COL_RATIO */
 	bool is_time;		/* nanoseconds: the table shows ms/s */
 	bool is_id;		/* identifies the row: sorts ascending */
+	bool wide;		/* in the table only with --wide */
+	bool runq;		/* needs the kernel's sched_info */
+	bool unsupported;	/* this kernel cannot say: empty cells */
+	enum cl_value value;	/* CL_COL_VALUE */
+	unsigned int pct;	/* CL_COL_RUNQ_PCT */
 };
 
 #define CL_MAX_COLUMNS (16 + CL_MAX_EVENTS)
@@ -47,6 +55,7 @@ struct cl_schema {
 	size_t count;
 	bool threads;
 	bool per_cpu;
+	bool wide;		/* the table shows every column */
 };
 
 int cl_schema_build(struct cl_schema *schema, const struct cl_event_set *events, bool threads,
@@ -126,5 +135,12 @@ struct cl_cell {
 
 void cl_cell_get(const struct cl_column *col, const struct cl_row *row,
 		 const struct cl_interval *interval, struct cl_cell *cell);
+
+/*
+ * The @pct percentile (0..100) of the run-queue waits in a log2 histogram
+ * (CL_RUNQ_HIST_BUCKETS buckets), interpolated within its bucket; false when
+ * the histogram is empty.
+ */
+bool cl_runq_percentile(const __u64 *hist, unsigned int pct, uint64_t *ns);
 
 #endif

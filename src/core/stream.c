@@ -37,6 +37,7 @@ void cl_stream_schema_build(struct cl_stream_schema *schema, enum cl_mode mode,
 		add(schema, CL_SCOL_NEXT_TID, "next_tid");
 		add(schema, CL_SCOL_NEXT_COMM, "next_comm");
 		add(schema, CL_SCOL_RUN_NS, "run_ns");
+		add(schema, CL_SCOL_PREV_WAIT_NS, "prev_wait_ns");
 	}
 	for (size_t i = 0; i < events->count; i++) {
 		add(schema, CL_SCOL_EVENT, events->events[i].column);
@@ -161,6 +162,11 @@ void cl_stream_cell(const struct cl_stream_schema *schema, const struct cl_scolu
 	case CL_SCOL_RUN_NS:
 		cell->u = sw->run_ns;
 		if (!sw->run_ns)
+			cell->type = CL_CELL_NULL;
+		break;
+	case CL_SCOL_PREV_WAIT_NS:
+		cell->u = sw->prev_wait_ns;
+		if (sw->prev_wait_ns == ~0ULL)
 			cell->type = CL_CELL_NULL;
 		break;
 	case CL_SCOL_EVENT:

@@ -34,6 +34,7 @@ enum cl_scol_kind {
 	CL_SCOL_NEXT_TID,
 	CL_SCOL_NEXT_COMM,
 	CL_SCOL_RUN_NS,
+	CL_SCOL_PREV_WAIT_NS,
 	CL_SCOL_EVENT,
 };
 

@@ -48,6 +48,14 @@ int cl_sink_write(struct cl_sink *sink, const struct cl_rows *rows,
  */
 void cl_sink_put_cell(FILE *out, const struct cl_cell *cell, const char *null_text,
 		      void (*put_string)(FILE *out, const char *s));
+struct cl_victim;
+
+/* stat --histogram: @row's run-queue waits, runqlat-style. */
+void cl_table_histogram(FILE *out, const struct cl_row *row, bool threads);
+/* stat --preemptors: victims and their top preemptors, named by @name. */
+void cl_table_preemptors(FILE *out, const struct cl_victim *victims, size_t count,
+			 const char *(*name)(void *ctx, uint64_t cgroup_id), void *ctx);
+
 /* A CSV field, quoted per RFC 4180 when needed. */
 void cl_csv_string(FILE *out, const char *s);
 /* -EPIPE or -EIO when @out failed, else 0. */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/parse.h"
+#include "core/preemptors.h"
 #include "sinks/sink.h"
 
 static int col_width(const struct cl_column *col)
@@ -29,14 +30,33 @@ static int col_width(const struct cl_column *col)
 	case CL_COL_RATIO:
 		return 7;
 	default:
-		return 7;
+		return col->is_time ? 8 : 7;
 	}
 }
 
-static bool in_table(const struct cl_column *col)
+static bool in_table(const struct cl_schema *schema, const struct cl_column *col)
 {
 	return col->kind != CL_COL_TIME_NS && col->kind != CL_COL_INTERVAL_NS &&
-	       col->kind != CL_COL_CGROUP_ID;
+	       col->kind != CL_COL_CGROUP_ID && (!col->wide || schema->wide);
+}
+
+/* %CPU and %RUNQ: on CPU, and waiting for one, as a share of the interval. */
+static void print_shares(struct cl_sink *sink, const struct cl_row *row,
+			 const struct cl_interval *interval)
+{
+	double len = (double)interval->interval_ns;
+	bool runq = true;
+
+	for (size_t i = 0; i < sink->schema->count; i++) {
+		if (sink->schema->cols[i].runq && sink->schema->cols[i].unsupported)
+			runq = false;
+	}
+	fprintf(sink->out, " %5.1f", len ? 100.0 * (double)row->v.v[CL_V_ONCPU_NS] / len : 0);
+	if (runq)
+		fprintf(sink->out, " %5.1f",
+			len ? 100.0 * (double)row->v.v[CL_V_RUN_DELAY_NS] / len : 0);
+	else
+		fprintf(sink->out, " %5s", "-");
 }
 
 static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
@@ -69,15 +89,14 @@ static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
 	for (i = 0; i < sink->schema->count; i++) {
 		const struct cl_column *col = &sink->schema->cols[i];
 
-		if (!in_table(col))
+		if (!in_table(sink->schema, col))
 			continue;
 		if (col->kind == CL_COL_COMM)
-			fprintf(sink->out, " %-*s", col_width(col), col->title);
+			fprintf(sink->out, " %-*s %5s %5s", col_width(col), col->title, "%CPU",
+				"%RUNQ");
 		else
 			fprintf(sink->out, "%s%*s", col->kind == CL_COL_PID ? "" : " ",
 				col_width(col), col->title);
-		if (col->kind == CL_COL_COMM)
-			fprintf(sink->out, " %5s", "%CPU");
 	}
 	fputc('\n', sink->out);
 	return 0;
@@ -92,7 +111,7 @@ static int table_row(struct cl_sink *sink, const struct cl_row *row,
 		struct cl_cell cell;
 		char buf[64];
 
-		if (!in_table(col))
+		if (!in_table(sink->schema, col))
 			continue;
 		cl_cell_get(col, row, interval, &cell);
 		switch (cell.type) {
@@ -118,17 +137,13 @@ static int table_row(struct cl_sink *sink, const struct cl_row *row,
 			break;
 		}
 		if (col->kind == CL_COL_COMM) {
-			double pct = interval->interval_ns ?
-					     100.0 * (double)row->v.v[CL_V_ONCPU_NS] /
-						     (double)interval->interval_ns :
-					     0;
-
 			/* Unprintable bytes in a comm would corrupt the terminal. */
 			for (char *c = buf; *c; c++) {
 				if ((unsigned char)*c < 0x20 || *c == 0x7f)
 					*c = '?';
 			}
-			fprintf(sink->out, " %-*s %5.1f", width, buf, pct);
+			fprintf(sink->out, " %-*s", width, buf);
+			print_shares(sink, row, interval);
 		} else {
 			fprintf(sink->out, "%s%*s", col->kind == CL_COL_PID ? "" : " ", width, buf);
 		}
@@ -151,3 +166,59 @@ const struct cl_sink_ops cl_sink_table_ops = {
 	.row = table_row,
 	.end = table_end,
 };
+
+/* runqlat's way: one line per non-empty log2 bucket, stars scaled to the largest. */
+void cl_table_histogram(FILE *out, const struct cl_row *row, bool threads)
+{
+	const __u64 *hist = &row->v.v[CL_V_HIST0];
+	uint64_t max = 0, total = 0;
+	int first = -1, last = -1;
+
+	for (int b = 0; b < CL_RUNQ_HIST_BUCKETS; b++) {
+		if (!hist[b])
+			continue;
+		if (first < 0)
+			first = b;
+		last = b;
+		total += hist[b];
+		max = hist[b] > max ? hist[b] : max;
+	}
+	if (first < 0)
+		return;
+	fprintf(out, "\n%s %u (%s): run-queue waits, %llu\n", threads ? "tid" : "pid",
+		threads ? row->tid : row->pid, row->comm, (unsigned long long)total);
+	fprintf(out, "%21s : %-8s distribution\n", "wait", "count");
+	for (int b = first; b <= last; b++) {
+		char lo[16], hi[16], stars[41];
+		int n = (int)(40 * hist[b] / max);
+
+		cl_format_time(b ? 1ULL << b : 0, lo, sizeof(lo));
+		cl_format_time((1ULL << (b + 1)) - 1, hi, sizeof(hi));
+		memset(stars, '*', (size_t)n);
+		stars[n] = '\0';
+		fprintf(out, "%9s -> %-9s : %-8llu |%-40s|\n", lo, hi,
+			(unsigned long long)hist[b], stars);
+	}
+}
+
+/* stat --preemptors: who took the CPU from whom, by cgroup. */
+void cl_table_preemptors(FILE *out, const struct cl_victim *victims, size_t count,
+			 const char *(*name)(void *ctx, uint64_t cgroup_id), void *ctx)
+{
+	fprintf(out, "\npreempted (involuntary switches to another process, by cgroup, "
+		     "this interval):\n");
+	if (!count)
+		fprintf(out, "  none\n");
+	for (size_t i = 0; i < count; i++) {
+		const struct cl_victim *v = &victims[i];
+
+		fprintf(out, "  %-40s %8llu  by", name(ctx, v->cgroup_id),
+			(unsigned long long)v->total);
+		for (size_t j = 0; j < v->nr_top; j++)
+			fprintf(out, "%s %s %llu (%.0f%%)", j ? "," : "",
+				name(ctx, v->top[j].cgroup_id),
+				(unsigned long long)v->top[j].count,
+				100.0 * (double)v->top[j].count / (double)v->total);
+		fputc('\n', out);
+	}
+}

@@ -74,15 +74,16 @@ done_testing() {
 }
 
 cleanup() {
-	local pid cmd
+	local pid i
 	for pid in "${cleanup_pids[@]}"; do
 		kill -KILL "$pid" 2>/dev/null
 		kill -CONT "$pid" 2>/dev/null
 	done
-	for cmd in "${cleanup_cmds[@]}"; do
-		eval "$cmd" 2>/dev/null
-	done
 	wait 2>/dev/null
+	# Last registered, first undone (a cgroup before its parent).
+	for ((i = ${#cleanup_cmds[@]} - 1; i >= 0; i--)); do
+		eval "${cleanup_cmds[i]}" 2>/dev/null
+	done
 	rm -rf "$TEST_TMP"
 }
 trap cleanup EXIT
@@ -195,4 +196,31 @@ all_stopped() {
 	for t in /proc/"$1"/task/*; do
 		[ "$(proc_state "$1/task/${t##*/}")" = T ] || return 1
 	done
+}
+
+# The cgroup2 mount, from mountinfo (never hard-coded): /sys/fs/cgroup on pure
+# v2 hosts, /sys/fs/cgroup/unified on hybrid ones.
+cgroup2_mount() {
+	awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+		/proc/self/mountinfo | head -1
+}
+
+# The cgroup v1 memory controller's mount, if any.
+memcg1_mount() {
+	awk '{ for (i = 7; i < NF; i++) if ($i == "-") {
+		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/) print $5; break } }' \
+		/proc/self/mountinfo | head -1
+}
+
+# make_cgroup2 NAME: a cgroup2 child of the root, removed at cleanup; sets CGROUP.
+# (Not for $(...): cleanup registrations must happen in this shell.)
+make_cgroup2() {
+	CGROUP="$(cgroup2_mount)/$1"
+	mkdir -p "$CGROUP" || return 1
+	on_cleanup "rmdir '$CGROUP'"
+}
+
+# csv_col FILE NAME: the 1-based index of column NAME in FILE's header.
+csv_col() {
+	head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1
 }

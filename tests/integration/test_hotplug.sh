@@ -105,8 +105,9 @@ mark=$(wc -l <"$out")
 sleep 1
 kill -INT $tr
 wait $tr
-late=$(tail -n +"$((mark + 1))" "$out" | awk -F, -v cpu="$cpu" -v pid="$sleeper" \
-	'$2 == cpu && $3 == pid && $11 != "" && $11 > 0' | wc -l)
+c=$(csv_col "$out" cpu_clock)
+late=$(tail -n +"$((mark + 1))" "$out" | awk -F, -v cpu="$cpu" -v pid="$sleeper" -v c="$c" \
+	'$2 == cpu && $3 == pid && $c != "" && $c > 0' | wc -l)
 check_ge "trace: switch-outs on cpu$cpu after the cycle carry cpu-clock deltas" "$late" 100
 kill $sleeper
 

@@ -30,7 +30,7 @@ kill -INT $tr
 wait $tr
 check_eq "trace exits 0 on SIGINT" "$?" 0
 check_eq "csv header" "$(head -1 "$out")" \
-	"time_ns,cpu,prev_pid,prev_tid,prev_comm,prev_state,next_pid,next_tid,next_comm,run_ns,page_faults,cpu_clock"
+	"time_ns,cpu,prev_pid,prev_tid,prev_comm,prev_state,next_pid,next_tid,next_comm,run_ns,prev_wait_ns,page_faults,cpu_clock"
 outs=$(csv_rows "$out" prev_pid "$pid")
 check_eq "switch-outs = voluntary + involuntary switches (/proc/PID/status)" "$outs" \
 	"$((vol + invol))"
@@ -45,7 +45,9 @@ check_eq "-p: only switches in or out of the process" "$others" 0
 # The run length of each switch-out, summed, is the process's on-CPU time.
 runs=$(awk -F, -v pid="$pid" '$3 == pid { s += $10 } END { printf "%.0f", s }' "$out")
 check_within "run_ns of its switch-outs adds up to schedstat" "$runs" "$oncpu" 3
-cpuclk=$(awk -F, -v pid="$pid" '$3 == pid && $12 != "" { s += $12 } END { printf "%.0f", s }' "$out")
+c=$(csv_col "$out" cpu_clock)
+cpuclk=$(awk -F, -v pid="$pid" -v c="$c" '$3 == pid && $c != "" { s += $c } END { printf "%.0f", s }' \
+	"$out")
 check_within "cpu-clock deltas at its switch-outs match run_ns" "$cpuclk" "$runs" 3
 kill $rival
 

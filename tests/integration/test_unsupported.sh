@@ -6,13 +6,13 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 
-"$WORKLOAD" --forever --slice-ms 5 --sleep-ms 5 &
+"$WORKLOAD" --forever --slice-ms 5 --sleep-ms 5 --pages 1000000000 &
 track $!
 out=$TEST_TMP/u.csv
 "$CPULEDGER" stat -f csv -i 300ms -d 1s >"$out" 2>"$TEST_TMP/err"
 check_eq "default events: exit 0" "$?" 0
 check_eq "CSV header keeps every default event and ipc" "$(head -1 "$out")" \
-	"time_ns,interval_ns,pid,comm,cgroup_id,oncpu_ns,vol_switches,invol_switches,cycles,instructions,cache_misses,page_faults,ipc"
+	"time_ns,interval_ns,pid,comm,cgroup_id,oncpu_ns,vol_switches,invol_switches,cycles,instructions,cache_misses,page_faults,ipc,runq_wait_ns,runq_waits,runq_max_ns,runq_p50_ns,runq_p99_ns,preempted_by_same_process,preempted_by_same_cgroup,preempted_by_other_cgroup"
 
 if grep -q 'cycles.*not counted' "$TEST_TMP/err"; then
 	check_eq "announced once, one line" "$(grep -c 'not counted' "$TEST_TMP/err")" 1

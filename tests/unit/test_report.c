@@ -12,44 +12,50 @@
 /* expect_row: do not look at the cgroup. */
 #define ANY_CGROUP UINT64_MAX
 
+/* Every schema ends with the noisy-neighbour columns. */
+#define NOISY                                                                              \
+	"runq_wait_ns", "runq_waits", "runq_max_ns", "runq_p50_ns", "runq_p99_ns",          \
+		"preempted_by_same_process", "preempted_by_same_cgroup",                   \
+		"preempted_by_other_cgroup"
+
 static const struct {
 	const char *events;
 	bool threads, per_cpu;
-	const char *columns[24];
+	const char *columns[32];
 } schema_cases[] = {
 	{ CL_DEFAULT_EVENTS, false, false,
 	  { "time_ns", "interval_ns", "pid", "comm", "cgroup_id", "oncpu_ns", "vol_switches",
 	    "invol_switches", "cycles", "instructions", "cache_misses", "page_faults", "ipc",
-	    END } },
+	    NOISY, END } },
 	{ CL_DEFAULT_EVENTS, true, false,
 	  { "time_ns", "interval_ns", "pid", "tid", "comm", "cgroup_id", "oncpu_ns",
 	    "vol_switches", "invol_switches", "cycles", "instructions", "cache_misses",
-	    "page_faults", "ipc", END } },
+	    "page_faults", "ipc", NOISY, END } },
 	{ CL_DEFAULT_EVENTS, false, true,
 	  { "time_ns", "interval_ns", "pid", "comm", "cgroup_id", "cpu", "oncpu_ns",
 	    "vol_switches", "invol_switches", "cycles", "instructions", "cache_misses",
-	    "page_faults", "ipc", END } },
+	    "page_faults", "ipc", NOISY, END } },
 	{ "page-faults", true, true,
 	  { "time_ns", "interval_ns", "pid", "tid", "comm", "cgroup_id", "cpu", "oncpu_ns",
-	    "vol_switches", "invol_switches", "page_faults", END } },
+	    "vol_switches", "invol_switches", "page_faults", NOISY, END } },
 	/* A ratio needs both of its inputs. */
 	{ "instructions", false, false,
 	  { "time_ns", "interval_ns", "pid", "comm", "cgroup_id", "oncpu_ns", "vol_switches",
-	    "invol_switches", "instructions", END } },
+	    "invol_switches", "instructions", NOISY, END } },
 	{ "cycles,cache-misses", false, false,
 	  { "time_ns", "interval_ns", "pid", "comm", "cgroup_id", "oncpu_ns", "vol_switches",
-	    "invol_switches", "cycles", "cache_misses", END } },
+	    "invol_switches", "cycles", "cache_misses", NOISY, END } },
 	/* Whatever order the events come in, ratios follow them in a fixed order. */
 	{ "branch-misses,LLC-loads,cache-references,LLC-load-misses,branches,cache-misses,"
 	  "cycles,instructions", false, false,
 	  { "time_ns", "interval_ns", "pid", "comm", "cgroup_id", "oncpu_ns", "vol_switches",
 	    "invol_switches", "branch_misses", "LLC_loads", "cache_references", "LLC_load_misses",
 	    "branch_instructions", "cache_misses", "cycles", "instructions", "ipc",
-	    "cache_miss_ratio", "llc_load_miss_ratio", "branch_miss_ratio", END } },
+	    "cache_miss_ratio", "llc_load_miss_ratio", "branch_miss_ratio", NOISY, END } },
 	/* The forced perf twin is not the event a ratio is made of. */
 	{ "instructions,page-faults:perf,task-clock", false, false,
 	  { "time_ns", "interval_ns", "pid", "comm", "cgroup_id", "oncpu_ns", "vol_switches",
-	    "invol_switches", "instructions", "page_faults_perf", "task_clock", END } },
+	    "invol_switches", "instructions", "page_faults_perf", "task_clock", NOISY, END } },
 };
 
 static bool check_schema(size_t n)

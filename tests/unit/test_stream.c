@@ -134,6 +134,7 @@ static bool test_schema_trace(void)
 		{ "next_tid", CL_SCOL_NEXT_TID, -1 },
 		{ "next_comm", CL_SCOL_NEXT_COMM, -1 },
 		{ "run_ns", CL_SCOL_RUN_NS, -1 },
+		{ "prev_wait_ns", CL_SCOL_PREV_WAIT_NS, -1 },
 		{ "cycles", CL_SCOL_EVENT, EV_CYCLES },
 		{ "cache_misses", CL_SCOL_EVENT, EV_CACHE_MISSES },
 		{ "page_faults", CL_SCOL_EVENT, EV_PAGE_FAULTS },
@@ -154,14 +155,14 @@ static bool test_schema_sizes(void)
 	if (!expect_u64(schema.count, 8) || !expect_str(schema.cols[7].name, "closed_by"))
 		return false;
 	cl_stream_schema_build(&schema, CL_MODE_TRACE, &events);
-	if (!expect_u64(schema.count, 10) || !expect_str(schema.cols[9].name, "run_ns"))
+	if (!expect_u64(schema.count, 11) || !expect_str(schema.cols[10].name, "prev_wait_ns"))
 		return false;
 
 	events.count = CL_MAX_EVENTS;
 	for (size_t i = 0; i < CL_MAX_EVENTS; i++)
 		snprintf(events.events[i].column, sizeof(events.events[i].column), "e%zu", i);
 	cl_stream_schema_build(&schema, CL_MODE_TRACE, &events);
-	return expect_u64(schema.count, 10 + CL_MAX_EVENTS) &&
+	return expect_u64(schema.count, 11 + CL_MAX_EVENTS) &&
 	       expect_str(schema.cols[schema.count - 1].name, "e31") &&
 	       expect(schema.cols[schema.count - 1].event == &events.events[CL_MAX_EVENTS - 1]);
 }
