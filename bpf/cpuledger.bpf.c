@@ -49,8 +49,12 @@ const volatile char comm_filter[CL_COMM_LEN] = {};
 const volatile bool process_comm = false;
 /* stat --preemptors: count (victim cgroup, preemptor cgroup) pairs. */
 const volatile bool track_preemptors = false;
+/* stat --by cgroup/container/pod: name cgroups as they are created. */
+const volatile bool track_cgroups = false;
 /* Streams: wake the consumer once this much is unread, not per record. */
 const volatile __u64 wakeup_bytes = 1 << 20;
+/* stat: exits are read once per interval, unless this much piles up first. */
+const volatile __u64 exit_wakeup_bytes = 128 << 10;
 
 /* Written by userspace (mmapped .bss): bumped when a CPU's counters are re-opened. */
 __u32 cpu_generation[CL_MAX_CPUS];
@@ -89,11 +93,17 @@ struct {
 	__type(value, struct cl_task_record);
 } scratch SEC(".maps");
 
-/* Final totals of exiting tasks; drained once per interval, no wakeups. */
+/* Final totals of exiting tasks; drained once per interval (or when half full). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);
+	__uint(max_entries, 256 << 10);
 } exits SEC(".maps");
+
+/* stat --by cgroup/container/pod: new cgroups' names; drained before each pass. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} cgroup_events SEC(".maps");
 
 /* record/trace: the stream of slices or switches; sized at load. */
 struct {
@@ -453,7 +463,10 @@ static __always_inline void emit_exit(struct task_struct *task, struct cl_task_a
 	rec->cpu = bpf_get_smp_processor_id();
 	fill_identity(rec, task);
 	fill_values(rec, task, acct);
-	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
+	/* A storm of exits wakes the reader early rather than losing some. */
+	bpf_ringbuf_submit(rec, bpf_ringbuf_query(&exits, BPF_RB_AVAIL_DATA) >= exit_wakeup_bytes
+					? BPF_RB_FORCE_WAKEUP
+					: BPF_RB_NO_WAKEUP);
 }
 
 /* stat: charge @prev for its run, at its switch-out (or, from flush, up to now). */
@@ -710,6 +723,31 @@ SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
 int BPF_PROG(handle_memcg_reclaim_end)
 {
 	reclaim_end();
+	return 0;
+}
+
+/*
+ * A container's cgroup can be created and removed within one interval: name
+ * it when it is made. Only the default (v2) hierarchy, whose hierarchy id is
+ * 0, holds the cgroups whose ids tasks report.
+ */
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(handle_cgroup_mkdir, struct cgroup *cgrp, const char *path)
+{
+	struct cl_cgroup_record *rec;
+
+	if (!track_cgroups || cgrp->root->hierarchy_id != 0)
+		return 0;
+	rec = bpf_ringbuf_reserve(&cgroup_events, sizeof(*rec), 0);
+	if (!rec) {
+		stat_inc(CL_STAT_CGROUP_DROPS);
+		return 0;
+	}
+	rec->kind = CL_REC_CGROUP;
+	rec->__pad = 0;
+	rec->id = cgrp->kn->id;
+	bpf_probe_read_kernel_str(rec->path, sizeof(rec->path), path);
+	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 

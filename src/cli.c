@@ -96,7 +96,7 @@ int cl_check_bpf_ready(const char *cmd)
 }
 
 /* One message for all events that cannot be counted, grouped by reason. */
-void cl_announce_unsupported(const struct cl_event_set *events)
+void cl_announce_unsupported(const struct cl_event_set *events, bool as_columns)
 {
 	bool done[CL_MAX_EVENTS] = {};
 
@@ -120,8 +120,10 @@ void cl_announce_unsupported(const struct cl_event_set *events)
 			if (used >= sizeof(names))
 				used = sizeof(names) - 1;
 		}
-		cl_warn("%s: not counted, %s; %s empty", names, reason,
-			n > 1 ? "their columns stay" : "its column stays");
+		cl_warn("%s: not counted, %s; %s", names, reason,
+			!as_columns    ? "no series for it"
+			: n > 1 ? "their columns stay empty"
+				: "its column stays empty");
 	}
 }
 

@@ -33,7 +33,7 @@ struct cl_loop;
 struct cl_event_set;
 
 /* One warning for all requested events that cannot be counted, grouped by reason. */
-void cl_announce_unsupported(const struct cl_event_set *events);
+void cl_announce_unsupported(const struct cl_event_set *events, bool as_columns);
 
 /*
  * Follows CPU hotplug for a command: a uevent socket in the loop (when the
@@ -58,6 +58,7 @@ int cl_hotplug_sync(struct cl_hotplug_watch *watch);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
 #endif

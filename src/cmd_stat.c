@@ -32,6 +32,7 @@ struct stat_opts {
 	uint32_t *pids;
 	size_t nr_pids;
 	bool threads;
+	int level;		/* enum cl_row_level */
 	const char *comm;
 	const char *events;
 	const char *format;
@@ -85,6 +86,8 @@ static void usage(FILE *out)
 "  -d, --duration DUR   stop after DUR (default: until SIGINT or SIGTERM)\n"
 "  -p, --pid LIST       only these processes (comma-separated PIDs)\n"
 "  -t, --threads        one row per thread instead of one per process\n"
+"      --by LEVEL       rows per thread, process (default), cgroup, container\n"
+"                       or pod (containers and pods outside: their cgroup)\n"
 "      --comm NAME      only tasks named NAME, or threads of processes named NAME\n"
 "  -e, --events LIST    perf events by perf's names; default:\n"
 "                       " CL_DEFAULT_EVENTS "\n"
@@ -144,6 +147,7 @@ enum {
 	OPT_MAX_TASKS,
 	OPT_HISTOGRAM,
 	OPT_PREEMPTORS,
+	OPT_BY,
 };
 
 /* Returns -1 to go on, or the exit code. */
@@ -154,6 +158,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "threads", no_argument, NULL, 't' },
+		{ "by", required_argument, NULL, OPT_BY },
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "events", required_argument, NULL, 'e' },
 		{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
@@ -176,6 +181,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 	opts->format = "table";
 	opts->sort = "oncpu_ns";
 	opts->max_tasks = DEFAULT_MAX_TASKS;
+	opts->level = CL_BY_PROCESS;
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":i:d:p:te:f:wvh", longopts, NULL)) != -1) {
@@ -200,6 +206,14 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 			break;
 		case 't':
 			opts->threads = true;
+			opts->level = CL_BY_THREAD;
+			break;
+		case OPT_BY:
+			opts->level = cl_row_level_parse(optarg);
+			if (opts->level < 0)
+				return cl_usage_error(CMD, "--by '%s': use %s", optarg,
+						      "thread, process, cgroup, container or pod");
+			opts->threads = opts->level == CL_BY_THREAD;
 			break;
 		case OPT_COMM:
 			if (!*optarg)
@@ -387,6 +401,8 @@ static int report(struct stat_run *run)
 
 	/* CPUs that came back since the last look get their counters first. */
 	cl_hotplug_sync(&run->hotplug);
+	if (run->cgroups)
+		cl_cgroups_refresh_allowed(run->cgroups);
 	mono = cl_now_mono_ns();
 	real = cl_now_real_ns();
 	err = cl_collector_pass(run->collector, run->ledger);
@@ -455,6 +471,15 @@ static int on_timer(void *ctx, uint32_t events)
 	return arm_timer(run);
 }
 
+/* A storm of exits: take them now rather than lose them. */
+static int on_exits(void *ctx, uint32_t events)
+{
+	struct stat_run *run = ctx;
+
+	cl_collector_drain_exits(run->collector, run->ledger);
+	return 0;
+}
+
 static int on_signal(void *ctx, uint32_t events)
 {
 	struct stat_run *run = ctx;
@@ -482,6 +507,8 @@ static int run_loop(struct stat_run *run)
 	err = cl_loop_add(loop, run->signal_fd, on_signal, run);
 	if (!err)
 		err = cl_loop_add(loop, run->timer_fd, on_timer, run);
+	if (!err)
+		err = cl_loop_add(loop, cl_collector_exit_fd(run->collector), on_exits, run);
 	if (!err)
 		err = cl_hotplug_watch_start(&run->hotplug, loop, run->collector, "counters");
 	if (!err)
@@ -525,6 +552,17 @@ static int start(struct stat_run *run)
 	char errmsg[512];
 	int err;
 
+	/* Names for cgroups: --by cgroup/container/pod rows, --preemptors. */
+	if (opts->preemptors || opts->level >= CL_BY_CGROUP) {
+		run->cgroups = cl_cgroups_new(NULL, 0);
+		if (!run->cgroups) {
+			cl_err("out of memory");
+			return CL_EXIT_FAIL;
+		}
+		if (!cl_cgroups_mount(run->cgroups))
+			cl_warn("no cgroup2 hierarchy mounted: cgroups are shown by id");
+		copts.cgroups = run->cgroups;
+	}
 	err = cl_collector_open(&run->collector, &copts, errmsg, sizeof(errmsg));
 	if (err) {
 		cl_err("%s", errmsg);
@@ -532,7 +570,7 @@ static int start(struct stat_run *run)
 			cl_err("loading BPF needs root or CAP_BPF+CAP_PERFMON");
 		return CL_EXIT_FAIL;
 	}
-	cl_announce_unsupported(&run->events);
+	cl_announce_unsupported(&run->events, true);
 	if (!cl_collector_has_sched_info(run->collector)) {
 		cl_warn("this kernel keeps no run-queue delays (CONFIG_SCHED_INFO): "
 			"run-queue columns stay empty");
@@ -541,8 +579,7 @@ static int start(struct stat_run *run)
 	}
 	if (opts->preemptors) {
 		run->preemptors = cl_preemptors_new();
-		run->cgroups = cl_cgroups_new(NULL, 0);
-		if (!run->preemptors || !run->cgroups) {
+		if (!run->preemptors) {
 			cl_err("out of memory");
 			return CL_EXIT_FAIL;
 		}
@@ -551,11 +588,12 @@ static int start(struct stat_run *run)
 	lopts.forget_ctx = run->collector;
 	lopts.start_ns = cl_now_mono_ns();
 	run->ledger = cl_ledger_new(&lopts);
-	if (!run->ledger || cl_rows_init(&run->rows, opts->threads ? CL_BY_THREAD : CL_BY_PROCESS,
+	if (!run->ledger || cl_rows_init(&run->rows, (enum cl_row_level)opts->level,
 					 opts->per_cpu, DEFAULT_MAX_ROWS)) {
 		cl_err("out of memory");
 		return CL_EXIT_FAIL;
 	}
+	run->rows.cgroups = run->cgroups;
 	/* Filtered views list every selected task, idle or not. */
 	run->rows.keep_idle = opts->nr_pids || opts->comm;
 
@@ -624,7 +662,7 @@ int cmd_stat(int argc, char **argv)
 					  "(CSV and JSON always have every column)");
 		goto out;
 	}
-	cl_schema_build(&run.schema, &run.events, opts.threads, opts.per_cpu);
+	cl_schema_build_by(&run.schema, &run.events, (enum cl_row_level)opts.level, opts.per_cpu);
 	run.schema.wide = opts.wide;
 	run.sort_col = cl_schema_find(&run.schema, opts.sort);
 	if (run.sort_col < 0) {

@@ -18,6 +18,7 @@ static const struct command {
 	{ "stat", cmd_stat, "per-process/thread CPU accounting, one report per interval" },
 	{ "record", cmd_record, "per-CPU time slices (1 ms) into SQLite or CSV" },
 	{ "trace", cmd_trace, "one line per context switch" },
+	{ "serve", cmd_serve, "Prometheus metrics per container, pod, cgroup or process" },
 	{ "doctor", cmd_doctor, "what this machine supports, and whether cpuledger can run" },
 };
 
@@ -47,7 +48,8 @@ int main(int argc, char **argv)
 	const char *name = argc > 1 ? argv[1] : NULL;
 
 	if (!name)
-		return cl_usage_error(NULL, "no command given: try stat, record, trace or doctor");
+		return cl_usage_error(NULL, "no command given: try %s",
+				      "stat, record, trace, serve or doctor");
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return CL_EXIT_OK;

@@ -353,7 +353,7 @@ static int open_everything(struct stream_run *run, const struct cl_stream_sink_o
 		cl_err("%s", errmsg);
 		return CL_EXIT_FAIL;
 	}
-	cl_announce_unsupported(&run->events);
+	cl_announce_unsupported(&run->events, true);
 	nr_cpus = cl_collector_nr_cpus(run->collector);
 	run->lost = calloc(nr_cpus, sizeof(*run->lost));
 	run->ticks = calloc(nr_cpus, sizeof(*run->ticks));

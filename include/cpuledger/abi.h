@@ -70,6 +70,17 @@ enum cl_record_kind {
 	CL_REC_EXIT = 2,	/* from the exit ring buffer: a task's final totals */
 	CL_REC_SLICE = 3,	/* record: one slice of a task on a CPU */
 	CL_REC_SWITCH = 4,	/* trace: one context switch */
+	CL_REC_CGROUP = 5,	/* a cgroup2 directory was created */
+};
+
+#define CL_CGROUP_RECORD_PATH 256
+
+/* cgroup:cgroup_mkdir on the default hierarchy: names a cgroup before it can vanish. */
+struct cl_cgroup_record {
+	__u32 kind;		/* CL_REC_CGROUP */
+	__u32 __pad;
+	__u64 id;		/* kernfs node id: what cgroup_id fields hold */
+	char path[CL_CGROUP_RECORD_PATH]; /* relative to the cgroup2 root, maybe cut */
 };
 
 /* What the kernel side is loaded for; a load-time constant. */
@@ -193,6 +204,7 @@ enum cl_stat {
 	CL_STAT_COUNTER_READ_ERRS,	/* bpf_perf_event_read_value failed */
 	CL_STAT_COUNTER_RESETS,		/* re-baselined after a counter was re-opened */
 	CL_STAT_PREEMPTORS_FULL,	/* stat --preemptors: pair map full */
+	CL_STAT_CGROUP_DROPS,		/* cgroup records lost: ring buffer full */
 	CL_STAT_NR,
 };
 

@@ -16,7 +16,15 @@ struct cgroup_entry {
 	struct cl_hnode node;
 	uint64_t id;
 	char *path;
+	struct cl_cgroup_ident ident;	/* ident.path == path */
 };
+
+static void parse_ident(struct cgroup_entry *e)
+{
+	cl_container_parse(e->path, &e->ident.container);
+	e->ident.path = e->path;
+	e->ident.in_container = e->ident.container.id[0] != '\0';
+}
 
 struct cl_cgroups {
 	char mount[4096];
@@ -111,6 +119,7 @@ void cl_cgroups_remember(struct cl_cgroups *cg, uint64_t id, const char *path)
 			if (copy) {
 				free(e->path);
 				e->path = copy;
+				parse_ident(e);
 			}
 		}
 		return;
@@ -128,6 +137,7 @@ void cl_cgroups_remember(struct cl_cgroups *cg, uint64_t id, const char *path)
 		free(e);
 		return;
 	}
+	parse_ident(e);
 	cl_htab_insert(&cg->ids, &e->node, hash);
 }
 
@@ -152,17 +162,24 @@ static void walk(struct cl_cgroups *cg)
 	cg->stats.walks++;
 }
 
-const char *cl_cgroups_path(struct cl_cgroups *cg, uint64_t id)
+const struct cl_cgroup_ident *cl_cgroups_ident(struct cl_cgroups *cg, uint64_t id)
 {
 	struct cgroup_entry *e;
 
 	e = (struct cgroup_entry *)cl_htab_find(&cg->ids, cl_hash_u64(id), id_eq, &id);
 	if (e || !cg->have_mount || !cg->walk_allowed)
-		return e ? e->path : NULL;
+		return e ? &e->ident : NULL;
 	cg->walk_allowed = false;
 	walk(cg);
 	e = (struct cgroup_entry *)cl_htab_find(&cg->ids, cl_hash_u64(id), id_eq, &id);
-	return e ? e->path : NULL;
+	return e ? &e->ident : NULL;
+}
+
+const char *cl_cgroups_path(struct cl_cgroups *cg, uint64_t id)
+{
+	const struct cl_cgroup_ident *ident = cl_cgroups_ident(cg, id);
+
+	return ident ? ident->path : NULL;
 }
 
 void cl_cgroups_refresh_allowed(struct cl_cgroups *cg)

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/containers.h"
+
 /*
  * cgroup v2 ids (what BPF sees: kernfs node ids) to paths relative to the
  * cgroup2 mount ("/" for the root). The mount comes from mountinfo:
@@ -23,6 +25,16 @@ void cl_cgroups_free(struct cl_cgroups *cgroups);
 const char *cl_cgroups_mount(const struct cl_cgroups *cgroups);
 /* The path of @id, or NULL if it is not (or no longer) in the hierarchy. */
 const char *cl_cgroups_path(struct cl_cgroups *cgroups, uint64_t id);
+
+/* A cgroup and what its path says: container, pod. */
+struct cl_cgroup_ident {
+	const char *path;
+	struct cl_container container;
+	bool in_container;	/* container.id is set */
+};
+
+/* @id's identity, or NULL if unknown (as cl_cgroups_path). */
+const struct cl_cgroup_ident *cl_cgroups_ident(struct cl_cgroups *cgroups, uint64_t id);
 /* Records @id -> @path (e.g. from a cgroup_mkdir tracepoint). */
 void cl_cgroups_remember(struct cl_cgroups *cgroups, uint64_t id, const char *path);
 /* Lets the next unknown id trigger one more walk of the hierarchy. */

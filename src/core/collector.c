@@ -9,6 +9,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "core/cgroups.h"
 #include "core/collector.h"
 #include "cpuledger.skel.h"
 
@@ -20,6 +21,9 @@ _Static_assert(sizeof(struct cl_switch_record) == 104, "cl_switch_record layout 
 
 struct cl_collector {
 	enum cl_mode mode;
+	bool has_sched_info;
+	struct cl_cgroups *cgroups;
+	struct ring_buffer *cgroup_events;
 	struct cpuledger_bpf *skel;
 	struct cl_perf_counters perf;
 	struct ring_buffer *exits;	/* stat */
@@ -61,13 +65,18 @@ static int fail(char *errmsg, size_t size, int err, const char *fmt, ...)
 /* Kernel BTF, loaded once, to ask which tracepoints this kernel has. */
 static struct btf *vmlinux_btf;
 
+static bool tracepoint_btf(void)
+{
+	if (!vmlinux_btf)
+		vmlinux_btf = btf__load_vmlinux_btf();
+	return vmlinux_btf != NULL;
+}
+
 static bool tracepoint_exists(const char *name)
 {
 	char type[128];
 
-	if (!vmlinux_btf)
-		vmlinux_btf = btf__load_vmlinux_btf();
-	if (!vmlinux_btf)
+	if (!tracepoint_btf())
 		return false;
 	snprintf(type, sizeof(type), "btf_trace_%s", name);
 	return btf__find_by_name_kind(vmlinux_btf, type, BTF_KIND_TYPEDEF) > 0;
@@ -100,6 +109,7 @@ static int configure(struct cl_collector *c, const struct cl_collector_opts *opt
 	skel->rodata->nr_counters = c->perf.nr_slots;
 	memcpy((void *)skel->rodata->slot_kind, c->perf.slot_kind, sizeof(c->perf.slot_kind));
 	skel->rodata->track_preemptors = stat && opts->max_preemptor_pairs > 0;
+	skel->rodata->track_cgroups = stat && opts->cgroups;
 	skel->rodata->per_cpu_mode = opts->per_cpu;
 	skel->rodata->process_comm = opts->process_comm;
 	skel->rodata->filter_pids = opts->nr_pids > 0;
@@ -134,8 +144,10 @@ static int configure(struct cl_collector *c, const struct cl_collector_opts *opt
 	if (!err)
 		err = autoload_tracepoint(skel->progs.handle_memcg_reclaim_end,
 					  "mm_vmscan_memcg_reclaim_end", reclaim);
-	if (!err && stat && opts->exit_ring_bytes)
+	if (!err && stat && opts->exit_ring_bytes) {
 		err = bpf_map__set_max_entries(skel->maps.exits, (__u32)opts->exit_ring_bytes);
+		skel->rodata->exit_wakeup_bytes = opts->exit_ring_bytes / 2;
+	}
 	if (!err && !stat)
 		err = bpf_map__set_max_entries(skel->maps.exits, 4096);
 	if (!err && !stat && opts->stream_ring_bytes)
@@ -145,6 +157,11 @@ static int configure(struct cl_collector *c, const struct cl_collector_opts *opt
 		err = bpf_program__set_autoload(skel->progs.flush_cpu, false);
 	if (!err && !stat)
 		err = bpf_program__set_autoload(skel->progs.dump_task, false);
+	if (!err && opts->cgroups)
+		err = bpf_map__set_max_entries(skel->maps.cgroup_events, 256 << 10);
+	if (!err)
+		err = autoload_tracepoint(skel->progs.handle_cgroup_mkdir, "cgroup_mkdir",
+					  stat && opts->cgroups);
 	if (!err && opts->mode != CL_MODE_RECORD)
 		err = bpf_program__set_autoload(skel->progs.slice_tick, false);
 	bpf_program__set_autoattach(skel->progs.flush_cpu, false);
@@ -159,6 +176,18 @@ static int on_exit_record(void *ctx, void *data, size_t size)
 	if (size < sizeof(struct cl_task_record))
 		return 0;
 	cl_ledger_observe(c->ledger, data);
+	return 0;
+}
+
+static int on_cgroup_record(void *ctx, void *data, size_t size)
+{
+	struct cl_collector *c = ctx;
+	struct cl_cgroup_record *rec = data;
+
+	if (size < sizeof(*rec) || rec->kind != CL_REC_CGROUP)
+		return 0;
+	rec->path[sizeof(rec->path) - 1] = '\0';
+	cl_cgroups_remember(c->cgroups, rec->id, rec->path[0] ? rec->path : "/");
 	return 0;
 }
 
@@ -240,6 +269,7 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 	if (!c)
 		return fail(errmsg, errmsg_size, -ENOMEM, "allocating the collector");
 	c->mode = opts->mode;
+	c->cgroups = opts->cgroups;
 	c->sysfs_root = opts->sysfs_root ? opts->sysfs_root : "/sys";
 	c->per_cpu = opts->per_cpu;
 	c->slice_ns = opts->slice_ns ? opts->slice_ns : 1000000;
@@ -288,6 +318,14 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		goto err_perf;
 	}
 	err = configure(c, opts);
+	/*
+	 * The kernel's BTF is big and libbpf is about to load its own copy:
+	 * keep only the answers, so the two copies never coexist.
+	 */
+	c->has_sched_info = tracepoint_btf() &&
+			    btf__find_by_name_kind(vmlinux_btf, "sched_info", BTF_KIND_STRUCT) > 0;
+	btf__free(vmlinux_btf);
+	vmlinux_btf = NULL;
 	if (err) {
 		fail(errmsg, errmsg_size, err, "configuring the BPF object");
 		goto err_skel;
@@ -322,6 +360,15 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		err = fail(errmsg, errmsg_size, -errno, "setting up the ring buffer");
 		goto err_skel;
 	}
+	if (c->cgroups) {
+		c->cgroup_events = ring_buffer__new(bpf_map__fd(c->skel->maps.cgroup_events),
+						    on_cgroup_record, c, NULL);
+		if (!c->cgroup_events) {
+			err = fail(errmsg, errmsg_size, -errno, "setting up the %s ring buffer",
+				   "cgroup");
+			goto err_ring;
+		}
+	}
 	err = cpuledger_bpf__attach(c->skel);
 	if (err) {
 		fail(errmsg, errmsg_size, err, "attaching BPF programs");
@@ -352,6 +399,7 @@ err_ticks:
 	for (cpu = 0; cpu < c->nr_cpus; cpu++)
 		close_tick(c, cpu);
 err_ring:
+	ring_buffer__free(c->cgroup_events);
 	ring_buffer__free(c->exits);
 	ring_buffer__free(c->stream);
 err_skel:
@@ -375,6 +423,7 @@ void cl_collector_close(struct cl_collector *c)
 	for (cpu = 0; cpu < c->nr_cpus; cpu++)
 		close_tick(c, cpu);
 	free(c->iter_buf);
+	ring_buffer__free(c->cgroup_events);
 	ring_buffer__free(c->exits);
 	ring_buffer__free(c->stream);
 	cpuledger_bpf__destroy(c->skel);
@@ -492,6 +541,9 @@ int cl_collector_pass(struct cl_collector *c, struct cl_ledger *ledger)
 	if (c->mode != CL_MODE_STAT)
 		return -EINVAL;
 	c->ledger = ledger;
+	/* New cgroups first: tasks read next may be in them. */
+	if (c->cgroup_events)
+		ring_buffer__consume(c->cgroup_events);
 	cl_ledger_begin_pass(ledger);
 	if (c->needs_flush)
 		flush_cpus(c);
@@ -508,6 +560,23 @@ int cl_collector_pass(struct cl_collector *c, struct cl_ledger *ledger)
 	c->ledger = NULL;
 	memcpy(c->stats.bpf, c->skel->bss->stats, sizeof(c->stats.bpf));
 	return err;
+}
+
+int cl_collector_exit_fd(const struct cl_collector *c)
+{
+	return c->exits ? ring_buffer__epoll_fd(c->exits) : -1;
+}
+
+int cl_collector_drain_exits(struct cl_collector *c, struct cl_ledger *ledger)
+{
+	int n;
+
+	if (!c->exits)
+		return -EINVAL;
+	c->ledger = ledger;
+	n = ring_buffer__consume(c->exits);
+	c->ledger = NULL;
+	return n < 0 ? n : 0;
 }
 
 int cl_collector_stream_fd(const struct cl_collector *c)
@@ -563,6 +632,40 @@ int cl_collector_preemptors(struct cl_collector *c,
 	return errno == ENOENT ? 0 : -errno;
 }
 
+size_t cl_collector_prog_stats(const struct cl_collector *c, struct cl_prog_stat *stats,
+			       size_t max)
+{
+	struct bpf_program *prog;
+	size_t n = 0;
+
+	bpf_object__for_each_program(prog, c->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (n >= max || fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		stats[n].name = bpf_program__name(prog);
+		stats[n].run_ns = info.run_time_ns;
+		stats[n].runs = info.run_cnt;
+		n++;
+	}
+	return n;
+}
+
+bool cl_bpf_stats_enabled(void)
+{
+	char value = '0';
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
+
+	if (!f)
+		return false;
+	if (fread(&value, 1, 1, f) != 1)
+		value = '0';
+	fclose(f);
+	return value == '1';
+}
+
 int cl_collector_ticks(const struct cl_collector *c, uint64_t *per_cpu)
 {
 	int err = read_cpu_states(c);
@@ -579,10 +682,7 @@ void cl_collector_get_stats(const struct cl_collector *c, struct cl_collector_st
 
 bool cl_collector_has_sched_info(const struct cl_collector *c)
 {
-	if (!vmlinux_btf)
-		vmlinux_btf = btf__load_vmlinux_btf();
-	return vmlinux_btf &&
-	       btf__find_by_name_kind(vmlinux_btf, "sched_info", BTF_KIND_STRUCT) > 0;
+	return c->has_sched_info;
 }
 
 unsigned int cl_collector_nr_cpus(const struct cl_collector *c)

@@ -33,6 +33,7 @@ struct cl_collector_opts {
 	const char *comm;	/* only tasks (or processes) of this name; NULL: all */
 	bool per_cpu;		/* stat --per-cpu */
 	size_t max_preemptor_pairs;	/* stat --preemptors: bound of the pair map; 0: off */
+	struct cl_cgroups *cgroups;	/* stat: name new cgroups into this; NULL: off */
 	size_t max_tasks;	/* bound of the per-CPU task map */
 	size_t exit_ring_bytes;	/* stat: power of two, at least a page */
 	size_t stream_ring_bytes;	/* record/trace: power of two, at least a page */
@@ -72,6 +73,13 @@ void cl_collector_forget(void *collector, uint32_t tid, uint64_t start_ns);
  */
 int cl_collector_sync_cpus(struct cl_collector *collector, cl_cpu_change_fn fn, void *ctx);
 
+/*
+ * stat: an fd that polls readable when exit records pile up (half the ring)
+ * before the interval's end; cl_collector_drain_exits feeds them to @ledger.
+ */
+int cl_collector_exit_fd(const struct cl_collector *collector);
+int cl_collector_drain_exits(struct cl_collector *collector, struct cl_ledger *ledger);
+
 /* record/trace: an fd that polls readable when records wait; -1 otherwise. */
 int cl_collector_stream_fd(const struct cl_collector *collector);
 /* record/trace: hands every waiting record to the callback; count or -errno. */
@@ -85,6 +93,19 @@ int cl_collector_ring_drops(const struct cl_collector *collector, uint64_t *per_
 int cl_collector_preemptors(struct cl_collector *collector,
 			    void (*fn)(void *ctx, const struct cl_preempt_key *key, uint64_t count),
 			    void *ctx);
+/* A loaded BPF program's cost, as the kernel counts it (kernel.bpf_stats_enabled=1). */
+struct cl_prog_stat {
+	const char *name;
+	uint64_t run_ns;
+	uint64_t runs;
+};
+
+/* Fills up to @max programs' stats; returns how many. */
+size_t cl_collector_prog_stats(const struct cl_collector *collector, struct cl_prog_stat *stats,
+			       size_t max);
+/* Is the kernel counting BPF run time (kernel.bpf_stats_enabled)? */
+bool cl_bpf_stats_enabled(void);
+
 /* record: ticks seen on each CPU so far ([nr_cpus]). */
 int cl_collector_ticks(const struct cl_collector *collector, uint64_t *per_cpu);
 

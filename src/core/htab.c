@@ -15,6 +15,18 @@ uint64_t cl_hash_u64(uint64_t x)
 	return x;
 }
 
+uint64_t cl_hash_bytes(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
 uint64_t cl_hash_combine(uint64_t seed, uint64_t value)
 {
 	return cl_hash_u64(seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2)));

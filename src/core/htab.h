@@ -41,6 +41,7 @@ void cl_htab_remove(struct cl_htab *h, struct cl_hnode *node);
 		     (node) = (tmp), (tmp) = (node) ? (node)->next : NULL)
 
 uint64_t cl_hash_u64(uint64_t x);
+uint64_t cl_hash_bytes(const void *data, size_t len);
 uint64_t cl_hash_combine(uint64_t seed, uint64_t value);
 
 #endif

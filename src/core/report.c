@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cgroups.h"
 #include "core/report.h"
 
 static const struct {
@@ -29,22 +31,71 @@ static struct cl_column *add_col(struct cl_schema *schema, enum cl_col_kind kind
 	return col;
 }
 
+int cl_row_level_parse(const char *name)
+{
+	static const char *const names[] = {
+		[CL_BY_PROCESS] = "process", [CL_BY_THREAD] = "thread", [CL_BY_CGROUP] = "cgroup",
+		[CL_BY_CONTAINER] = "container", [CL_BY_POD] = "pod",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	}
+	return -1;
+}
+
 int cl_schema_build(struct cl_schema *schema, const struct cl_event_set *events, bool threads,
 		    bool per_cpu)
 {
-	struct cl_column *col;
+	return cl_schema_build_by(schema, events, threads ? CL_BY_THREAD : CL_BY_PROCESS, per_cpu);
+}
+
+int cl_schema_build_by(struct cl_schema *schema, const struct cl_event_set *events,
+		       enum cl_row_level level, bool per_cpu)
+{
+	bool tasks = level == CL_BY_PROCESS || level == CL_BY_THREAD;
+	struct cl_column *col, *name = NULL;
 	size_t i;
 
 	memset(schema, 0, sizeof(*schema));
-	schema->threads = threads;
+	schema->level = level;
+	schema->threads = level == CL_BY_THREAD;
 	schema->per_cpu = per_cpu;
 	add_col(schema, CL_COL_TIME_NS, "time_ns", "TIME")->is_id = true;
 	add_col(schema, CL_COL_INTERVAL_NS, "interval_ns", "INTERVAL")->is_time = true;
-	add_col(schema, CL_COL_PID, "pid", "PID")->is_id = true;
-	if (threads)
-		add_col(schema, CL_COL_TID, "tid", "TID")->is_id = true;
-	add_col(schema, CL_COL_COMM, "comm", "COMM")->is_id = true;
-	add_col(schema, CL_COL_CGROUP_ID, "cgroup_id", "CGROUP")->is_id = true;
+	if (tasks) {
+		add_col(schema, CL_COL_PID, "pid", "PID")->is_id = true;
+		if (level == CL_BY_THREAD)
+			add_col(schema, CL_COL_TID, "tid", "TID")->is_id = true;
+		name = add_col(schema, CL_COL_COMM, "comm", "COMM");
+		name->is_id = true;
+	}
+	if (level != CL_BY_CONTAINER && level != CL_BY_POD)
+		add_col(schema, CL_COL_CGROUP_ID, "cgroup_id", "CGROUP")->is_id = true;
+	if (!tasks) {
+		col = add_col(schema, CL_COL_CGROUP, "cgroup", "CGROUP");
+		col->is_id = true;
+		col->wide = level != CL_BY_CGROUP;
+		if (level == CL_BY_CGROUP)
+			name = col;
+		col = add_col(schema, CL_COL_CONTAINER_ID, "container_id", "CONTAINER");
+		col->is_id = true;
+		col->wide = level != CL_BY_CONTAINER;
+		if (level == CL_BY_CONTAINER)
+			name = col;
+		col = add_col(schema, CL_COL_CONTAINER_RUNTIME, "container_runtime", "RUNTIME");
+		col->is_id = true;
+		col->wide = level != CL_BY_CONTAINER;
+		if (level == CL_BY_CONTAINER)
+			name = col;
+		col = add_col(schema, CL_COL_POD_UID, "pod_uid", "POD");
+		col->is_id = true;
+		col->wide = level != CL_BY_POD;
+		if (level == CL_BY_POD)
+			name = col;
+	}
+	name->shares_after = true;
 	if (per_cpu)
 		add_col(schema, CL_COL_CPU, "cpu", "CPU")->is_id = true;
 	add_col(schema, CL_COL_ONCPU_NS, "oncpu_ns", "ONCPU")->is_time = true;
@@ -181,21 +232,75 @@ void cl_rows_free(struct cl_rows *rows)
 	cl_htab_free(&rows->htab);
 }
 
+/* cgroup/container/pod rows: the group @meta's thread belongs to, named. */
+static uint64_t group_key(struct cl_rows *rows, const struct cl_task_meta *meta,
+			  struct cl_row *fill)
+{
+	const struct cl_cgroup_ident *ident = NULL;
+	const char *identity;
+	char unknown[32];
+	size_t len;
+
+	if (rows->cgroups)
+		ident = cl_cgroups_ident(rows->cgroups, meta->cgroup_id);
+	if (!ident) {
+		/* Gone before anyone named it: its id is all there is. */
+		snprintf(unknown, sizeof(unknown), "cgroup#%llu",
+			 (unsigned long long)meta->cgroup_id);
+		snprintf(fill->cgroup, sizeof(fill->cgroup), "%s", unknown);
+		fill->container_runtime = "";
+		return cl_hash_u64(meta->cgroup_id);
+	}
+	snprintf(fill->cgroup, sizeof(fill->cgroup), "%s", ident->path);
+	memcpy(fill->container_id, ident->container.id, sizeof(fill->container_id));
+	memcpy(fill->pod_uid, ident->container.pod_uid, sizeof(fill->pod_uid));
+	fill->container_runtime = ident->container.runtime;
+	identity = ident->path;
+	switch (rows->level) {
+	case CL_BY_CONTAINER:
+		if (ident->in_container)
+			identity = ident->container.id;
+		break;
+	case CL_BY_POD:
+		if (ident->container.pod_uid[0]) {
+			identity = ident->container.pod_uid;
+			/* A pod's row is the pod, not one of its containers. */
+			len = ident->container.pod_path_len;
+			if (len < sizeof(fill->cgroup))
+				fill->cgroup[len] = '\0';
+			fill->container_id[0] = '\0';
+			fill->container_runtime = "";
+		}
+		break;
+	default:
+		return cl_hash_u64(meta->cgroup_id);
+	}
+	return cl_hash_u64(cl_hash_bytes(identity, strlen(identity)));
+}
+
 void cl_rows_add(void *ctx, const struct cl_task_meta *meta, int cpu,
 		 const struct cl_values *delta)
 {
 	struct cl_rows *rows = ctx;
 	bool by_thread = rows->level == CL_BY_THREAD;
+	bool by_task = by_thread || rows->level == CL_BY_PROCESS;
 	struct row_key key = {
 		/* Process rows use the tgid as their tid: one id to compare. */
 		.id = by_thread ? meta->tid : meta->tgid,
 		.cpu = cpu,
 		.start_ns = by_thread ? meta->start_ns : meta->leader_start_ns,
 	};
-	uint64_t hash = cl_hash_combine(cl_hash_combine(cl_hash_u64(key.id), key.start_ns),
-					(uint64_t)(int64_t)cpu);
+	struct cl_row group = { 0 };
+	uint64_t hash;
 	struct cl_row *row;
 
+	if (!by_task) {
+		/* One 64-bit identity: the cgroup id, or a hash of the container's or pod's. */
+		key.id = 0;
+		key.start_ns = group_key(rows, meta, &group);
+	}
+	hash = cl_hash_combine(cl_hash_combine(cl_hash_u64(key.id), key.start_ns),
+			       (uint64_t)(int64_t)cpu);
 	row = (struct cl_row *)cl_htab_find(&rows->htab, hash, row_eq, &key);
 	if (!row) {
 		if (rows->htab.count >= rows->max_rows) {
@@ -207,16 +312,22 @@ void cl_rows_add(void *ctx, const struct cl_task_meta *meta, int cpu,
 			rows->overflow++;
 			return;
 		}
-		row->pid = meta->tgid;
+		if (!by_task) {
+			*row = group;
+			row->cgroup_id = meta->cgroup_id;
+		}
+		row->pid = by_task ? meta->tgid : 0;
 		row->tid = key.id;
 		row->cpu = cpu;
 		row->start_ns = key.start_ns;
 		cl_htab_insert(&rows->htab, &row->node, hash);
 	}
-	/* Names and cgroups can change: the latest wins. A process is where
-	 * its leader is, as /proc/PID/cgroup says. */
-	row->cgroup_id = by_thread ? meta->cgroup_id : meta->leader_cgroup_id;
-	memcpy(row->comm, by_thread ? meta->comm : meta->leader_comm, CL_COMM_LEN);
+	if (by_task) {
+		/* Names and cgroups can change: the latest wins. A process is where
+		 * its leader is, as /proc/PID/cgroup says. */
+		row->cgroup_id = by_thread ? meta->cgroup_id : meta->leader_cgroup_id;
+		memcpy(row->comm, by_thread ? meta->comm : meta->leader_comm, CL_COMM_LEN);
+	}
 	cl_values_add(&row->v, delta);
 }
 
@@ -264,6 +375,22 @@ void cl_cell_get(const struct cl_column *col, const struct cl_row *row,
 		break;
 	case CL_COL_CGROUP_ID:
 		cell->u = row->cgroup_id;
+		break;
+	case CL_COL_CGROUP:
+		cell->type = CL_CELL_STR;
+		cell->s = row->cgroup;
+		break;
+	case CL_COL_CONTAINER_ID:
+		cell->type = CL_CELL_STR;
+		cell->s = row->container_id;
+		break;
+	case CL_COL_CONTAINER_RUNTIME:
+		cell->type = CL_CELL_STR;
+		cell->s = row->container_runtime ? row->container_runtime : "";
+		break;
+	case CL_COL_POD_UID:
+		cell->type = CL_CELL_STR;
+		cell->s = row->pod_uid;
 		break;
 	case CL_COL_CPU:
 		cell->type = CL_CELL_I64;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/containers.h"
 #include "core/events.h"
 #include "core/htab.h"
 #include "core/ledger.h"
@@ -31,6 +32,10 @@ enum cl_col_kind {
 	CL_COL_VALUE,		/* a value as it is: v[col->value] */
 	CL_COL_RUNQ_MAX,	/* longest run-queue wait (not per CPU) */
 	CL_COL_RUNQ_PCT,	/* run-queue wait percentile col->pct, from the histogram */
+	CL_COL_CGROUP,		/* cgroup path, relative to the cgroup2 mount */
+	CL_COL_CONTAINER_ID,
+	CL_COL_CONTAINER_RUNTIME,
+	CL_COL_POD_UID,
 };
 
 struct cl_column {
@@ -42,6 +47,7 @@ struct cl_column {
 	bool is_time;		/* nanoseconds: the table shows ms/s */
 	bool is_id;		/* identifies the row: sorts ascending */
 	bool wide;		/* in the table only with --wide */
+	bool shares_after;	/* the table prints %CPU and %RUNQ after this column */
 	bool runq;		/* needs the kernel's sched_info */
 	bool unsupported;	/* this kernel cannot say: empty cells */
 	enum cl_value value;	/* CL_COL_VALUE */
@@ -50,9 +56,18 @@ struct cl_column {
 
 #define CL_MAX_COLUMNS (16 + CL_MAX_EVENTS)
 
+enum cl_row_level {
+	CL_BY_PROCESS,
+	CL_BY_THREAD,
+	CL_BY_CGROUP,
+	CL_BY_CONTAINER,	/* falls back to the cgroup outside containers */
+	CL_BY_POD,		/* falls back to the cgroup outside pods */
+};
+
 struct cl_schema {
 	struct cl_column cols[CL_MAX_COLUMNS];
 	size_t count;
+	enum cl_row_level level;
 	bool threads;
 	bool per_cpu;
 	bool wide;		/* the table shows every column */
@@ -60,13 +75,15 @@ struct cl_schema {
 
 int cl_schema_build(struct cl_schema *schema, const struct cl_event_set *events, bool threads,
 		    bool per_cpu);
+/* The same for any level: cgroup/container/pod rows have no pid or comm. */
+int cl_schema_build_by(struct cl_schema *schema, const struct cl_event_set *events,
+		       enum cl_row_level level, bool per_cpu);
+/* "thread", "process", "cgroup", "container", "pod" -> level; -1 if unknown. */
+int cl_row_level_parse(const char *name);
 /* Index of the column named @name, or -1. */
 int cl_schema_find(const struct cl_schema *schema, const char *name);
 
-enum cl_row_level {
-	CL_BY_PROCESS,
-	CL_BY_THREAD,
-};
+#define CL_CGROUP_PATH_MAX 256
 
 struct cl_row {
 	struct cl_hnode node;
@@ -77,6 +94,11 @@ struct cl_row {
 	uint64_t cgroup_id;
 	char comm[CL_COMM_LEN];
 	struct cl_values v;	/* deltas summed over the interval */
+	/* cgroup/container/pod rows */
+	char cgroup[CL_CGROUP_PATH_MAX];
+	char container_id[CL_CONTAINER_ID_LEN + 1];
+	const char *container_runtime;
+	char pod_uid[CL_POD_UID_LEN + 1];
 };
 
 struct cl_interval {
@@ -91,8 +113,11 @@ struct cl_interval {
 	bool final;		/* cut short by a signal or the end of --duration */
 };
 
+struct cl_cgroups;
+
 struct cl_rows {
 	struct cl_htab htab;
+	struct cl_cgroups *cgroups;	/* cgroup/container/pod levels: names */
 	enum cl_row_level level;
 	bool per_cpu;
 	bool keep_idle;		/* rows with all-zero deltas too (explicit filters) */

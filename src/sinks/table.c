@@ -20,6 +20,14 @@ static int col_width(const struct cl_column *col)
 		return 7;
 	case CL_COL_COMM:
 		return 15;
+	case CL_COL_CGROUP:
+		return 30;
+	case CL_COL_CONTAINER_ID:
+		return 12;
+	case CL_COL_CONTAINER_RUNTIME:
+		return 10;
+	case CL_COL_POD_UID:
+		return 36;
 	case CL_COL_CPU:
 		return 3;
 	case CL_COL_ONCPU_NS:
@@ -38,6 +46,13 @@ static bool in_table(const struct cl_schema *schema, const struct cl_column *col
 {
 	return col->kind != CL_COL_TIME_NS && col->kind != CL_COL_INTERVAL_NS &&
 	       col->kind != CL_COL_CGROUP_ID && (!col->wide || schema->wide);
+}
+
+static bool left_aligned(const struct cl_column *col)
+{
+	return col->kind == CL_COL_COMM || col->kind == CL_COL_CGROUP ||
+	       col->kind == CL_COL_CONTAINER_ID || col->kind == CL_COL_CONTAINER_RUNTIME ||
+	       col->kind == CL_COL_POD_UID;
 }
 
 /* %CPU and %RUNQ: on CPU, and waiting for one, as a share of the interval. */
@@ -64,6 +79,7 @@ static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
 	uint64_t lost = interval->lost_exits + interval->untracked + interval->map_full;
 	char when[32] = "", span[32], total[16], exits[16], untracked[16], charges[16];
 	time_t secs = (time_t)(interval->time_ns / NSEC_PER_SEC);
+	bool first;
 	struct tm tm;
 	size_t i;
 
@@ -73,6 +89,7 @@ static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
 	cl_format_count(lost, total, sizeof(total));
 	if (sink->intervals)
 		fputc('\n', sink->out);
+	first = true;
 	fprintf(sink->out, "--- %s.%03llu  interval %s%s  cpus %u/%u online  lost %s ---\n", when,
 		(unsigned long long)(interval->time_ns % NSEC_PER_SEC / NSEC_PER_MSEC), span,
 		interval->final ? " (partial)" : "", interval->cpus_online,
@@ -91,12 +108,13 @@ static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
 
 		if (!in_table(sink->schema, col))
 			continue;
-		if (col->kind == CL_COL_COMM)
-			fprintf(sink->out, " %-*s %5s %5s", col_width(col), col->title, "%CPU",
-				"%RUNQ");
+		if (left_aligned(col))
+			fprintf(sink->out, "%s%-*s", first ? "" : " ", col_width(col), col->title);
 		else
-			fprintf(sink->out, "%s%*s", col->kind == CL_COL_PID ? "" : " ",
-				col_width(col), col->title);
+			fprintf(sink->out, "%s%*s", first ? "" : " ", col_width(col), col->title);
+		if (col->shares_after)
+			fprintf(sink->out, " %5s %5s", "%CPU", "%RUNQ");
+		first = false;
 	}
 	fputc('\n', sink->out);
 	return 0;
@@ -105,11 +123,13 @@ static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
 static int table_row(struct cl_sink *sink, const struct cl_row *row,
 		     const struct cl_interval *interval)
 {
+	bool first = true;
+
 	for (size_t i = 0; i < sink->schema->count; i++) {
 		const struct cl_column *col = &sink->schema->cols[i];
 		int width = col_width(col);
 		struct cl_cell cell;
-		char buf[64];
+		char buf[CL_CGROUP_PATH_MAX + 8];
 
 		if (!in_table(sink->schema, col))
 			continue;
@@ -119,7 +139,7 @@ static int table_row(struct cl_sink *sink, const struct cl_row *row,
 			snprintf(buf, sizeof(buf), "-");
 			break;
 		case CL_CELL_STR:
-			snprintf(buf, sizeof(buf), "%.*s", width, cell.s);
+			snprintf(buf, sizeof(buf), "%s", cell.s);
 			break;
 		case CL_CELL_I64:
 			snprintf(buf, sizeof(buf), "%lld", (long long)cell.i);
@@ -136,17 +156,32 @@ static int table_row(struct cl_sink *sink, const struct cl_row *row,
 				cl_format_count(cell.u, buf, sizeof(buf));
 			break;
 		}
-		if (col->kind == CL_COL_COMM) {
+		if (left_aligned(col)) {
+			size_t len;
+
+			/* Outside containers and pods, rows are their cgroups: name them so. */
+			if ((col->kind == CL_COL_CONTAINER_ID || col->kind == CL_COL_POD_UID) &&
+			    !buf[0])
+				snprintf(buf, sizeof(buf), "%s", row->cgroup);
+			len = strlen(buf);
+
 			/* Unprintable bytes in a comm would corrupt the terminal. */
 			for (char *c = buf; *c; c++) {
 				if ((unsigned char)*c < 0x20 || *c == 0x7f)
 					*c = '?';
 			}
-			fprintf(sink->out, " %-*s", width, buf);
-			print_shares(sink, row, interval);
+			/* A long cgroup path keeps its end, where the names are. */
+			if (buf[0] == '/' && len > (size_t)width) {
+				memmove(buf + 1, buf + len - (size_t)width + 1, (size_t)width);
+				buf[0] = '<';
+			}
+			fprintf(sink->out, "%s%-*.*s", first ? "" : " ", width, width, buf);
 		} else {
-			fprintf(sink->out, "%s%*s", col->kind == CL_COL_PID ? "" : " ", width, buf);
+			fprintf(sink->out, "%s%*s", first ? "" : " ", width, buf);
 		}
+		if (col->shares_after)
+			print_shares(sink, row, interval);
+		first = false;
 	}
 	fputc('\n', sink->out);
 	return 0;
