@@ -7,7 +7,7 @@ set -euo pipefail
 
 build_pkgs=(make gcc libc6-dev pkg-config clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 	libsqlite3-dev libmicrohttpd-dev)
-test_pkgs=(util-linux procps jq sqlite3)
+test_pkgs=(util-linux procps jq sqlite3 curl prometheus)
 bench_pkgs=(linux-perf bpftrace libbpf-tools)
 
 want=()

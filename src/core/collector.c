@@ -182,12 +182,15 @@ static int on_exit_record(void *ctx, void *data, size_t size)
 static int on_cgroup_record(void *ctx, void *data, size_t size)
 {
 	struct cl_collector *c = ctx;
-	struct cl_cgroup_record *rec = data;
+	const struct cl_cgroup_record *rec = data;
+	char path[CL_CGROUP_RECORD_PATH];
 
 	if (size < sizeof(*rec) || rec->kind != CL_REC_CGROUP)
 		return 0;
-	rec->path[sizeof(rec->path) - 1] = '\0';
-	cl_cgroups_remember(c->cgroups, rec->id, rec->path[0] ? rec->path : "/");
+	/* Ring buffer pages are read-only here: terminate a copy. */
+	memcpy(path, rec->path, sizeof(path));
+	path[sizeof(path) - 1] = '\0';
+	cl_cgroups_remember(c->cgroups, rec->id, path[0] ? path : "/");
 	return 0;
 }
 
