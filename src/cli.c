@@ -77,6 +77,7 @@ int cl_check_bpf_ready(const char *cmd)
 {
 	struct utsname uts;
 
+	cl_raise_bpf_caps();
 	if (!cl_have_bpf_privileges()) {
 		fprintf(stderr,
 			"cpuledger %s: not enough privileges to load BPF programs: run as root, "

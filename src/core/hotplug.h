@@ -8,7 +8,7 @@
  * CPU hotplug notifications: a kernel uevent netlink socket. A message about
  * a CPU only says "look again": the truth is /sys/devices/system/cpu/online,
  * which callers re-read (and also re-read periodically, because uevents do
- * not reach every network namespace).
+ * not reach network namespaces owned by other user namespaces).
  */
 
 /* Opens the uevent socket (non-blocking); returns the fd or -errno. */

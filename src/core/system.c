@@ -20,6 +20,28 @@ bool cl_have_cap(int cap)
 	return (data[cap / 32].effective >> (cap % 32)) & 1;
 }
 
+void cl_raise_bpf_caps(void)
+{
+	struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	static const int caps[] = { CL_CAP_BPF, CL_CAP_PERFMON };
+	bool change = false;
+
+	if (syscall(SYS_capget, &header, data))
+		return;
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		__u32 bit = 1U << (caps[i] % 32);
+		struct __user_cap_data_struct *d = &data[caps[i] / 32];
+
+		if ((d->permitted & bit) && !(d->effective & bit)) {
+			d->effective |= bit;
+			change = true;
+		}
+	}
+	if (change)
+		syscall(SYS_capset, &header, data);
+}
+
 bool cl_have_bpf_privileges(void)
 {
 	return (cl_have_cap(CL_CAP_BPF) && cl_have_cap(CL_CAP_PERFMON)) ||
@@ -52,7 +74,11 @@ int cl_process_exists(pid_t pid, pid_t *tgid)
 	return err;
 }
 
-/* mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER */
+/*
+ * mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER.
+ * The last match wins: a later mount over the same place hides earlier ones
+ * (a container runtime's namespaced cgroup2 under the host's, bind-mounted on top).
+ */
 static int find_mount(const char *fstype, char *path, size_t size)
 {
 	char line[4096];
@@ -73,7 +99,6 @@ static int find_mount(const char *fstype, char *path, size_t size)
 		if (path)
 			snprintf(path, size, "%s", mnt);
 		err = 0;
-		break;
 	}
 	fclose(f);
 	return err;

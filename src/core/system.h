@@ -15,6 +15,12 @@
 
 bool cl_have_cap(int cap);
 /*
+ * Makes CAP_BPF and CAP_PERFMON effective when they are only permitted (a
+ * binary with cap_bpf,cap_perfmon=p file capabilities): cpuledger then runs
+ * and reports without needing them raised at exec.
+ */
+void cl_raise_bpf_caps(void);
+/*
  * Can this process load tracing BPF and open per-CPU perf events? Root, or
  * CAP_BPF + CAP_PERFMON, or CAP_SYS_ADMIN (kernels before 5.8).
  */
