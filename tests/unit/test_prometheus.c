@@ -953,9 +953,9 @@ static bool check_format_specifics(const char *text, bool openmetrics)
 
 	if (openmetrics)
 		return expect(eof) &&
-		       expect(strstr(text, "# TYPE cpuledger_oncpu_seconds counter\n"
-					   "# UNIT cpuledger_oncpu_seconds seconds\n") ||
-			      strstr(text, "# UNIT cpuledger_oncpu_seconds seconds\n")) &&
+		       expect(strstr(text, "# TYPE cpuledger_oncpu_seconds counter\n") != NULL) &&
+		       expect(strstr(text, "# UNIT cpuledger_oncpu_seconds seconds\n") != NULL) &&
+		       expect(strstr(text, "\ncpuledger_oncpu_seconds_total{") != NULL) &&
 		       expect(strstr(text, "# UNIT cpuledger_reclaim_seconds seconds\n") != NULL) &&
 		       expect(strstr(text, "# TYPE cpuledger_page_faults counter\n") != NULL) &&
 		       expect(!strstr(text, "# UNIT cpuledger_page_faults"));
