@@ -207,8 +207,8 @@ static int parse_args(int argc, char **argv, struct serve_opts *opts)
 			break;
 		case OPT_MAX_SERIES:
 			if (cl_parse_u64(optarg, &opts->max_series) || !opts->max_series)
-				return cl_usage_error(CMD, "--max-series '%s' is not a positive number",
-						      optarg);
+				return cl_usage_error(CMD, "--max-series '%s' is not %s", optarg,
+						      "a positive number");
 			break;
 		case 'p':
 			free(opts->pids);

@@ -75,6 +75,9 @@ struct cl_cgroups *cl_cgroups_new(const char *mount, size_t max_entries)
 		cg->have_mount = snprintf(cg->mount, sizeof(cg->mount), "%s", mount) > 0;
 	else
 		cg->have_mount = !cl_cgroup2_mount(cg->mount, sizeof(cg->mount));
+	/* "/x/" and "/x" are the same mount: paths below it start with '/'. */
+	for (size_t len = strlen(cg->mount); len > 1 && cg->mount[len - 1] == '/'; len--)
+		cg->mount[len - 1] = '\0';
 	return cg;
 }
 

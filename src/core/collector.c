@@ -21,6 +21,9 @@ _Static_assert(sizeof(struct cl_switch_record) == 104, "cl_switch_record layout 
 
 struct cl_collector {
 	enum cl_mode mode;
+	struct ring_buffer *diag;
+	void (*on_diag)(void *ctx, const struct cl_diag_record *rec);
+	void *diag_ctx;
 	bool has_sched_info;
 	struct cl_cgroups *cgroups;
 	struct ring_buffer *cgroup_events;
@@ -112,6 +115,7 @@ static int configure(struct cl_collector *c, const struct cl_collector_opts *opt
 	skel->rodata->track_cgroups = stat && opts->cgroups;
 	skel->rodata->per_cpu_mode = opts->per_cpu;
 	skel->rodata->process_comm = opts->process_comm;
+	skel->rodata->diag_level = opts->diag_level;
 	skel->rodata->filter_pids = opts->nr_pids > 0;
 	if (opts->comm) {
 		skel->rodata->filter_comm = true;
@@ -159,6 +163,8 @@ static int configure(struct cl_collector *c, const struct cl_collector_opts *opt
 		err = bpf_program__set_autoload(skel->progs.dump_task, false);
 	if (!err && opts->cgroups)
 		err = bpf_map__set_max_entries(skel->maps.cgroup_events, 256 << 10);
+	if (!err && opts->diag_level)
+		err = bpf_map__set_max_entries(skel->maps.diag, 256 << 10);
 	if (!err)
 		err = autoload_tracepoint(skel->progs.handle_cgroup_mkdir, "cgroup_mkdir",
 					  stat && opts->cgroups);
@@ -192,6 +198,24 @@ static int on_cgroup_record(void *ctx, void *data, size_t size)
 	path[sizeof(path) - 1] = '\0';
 	cl_cgroups_remember(c->cgroups, rec->id, path[0] ? path : "/");
 	return 0;
+}
+
+static int on_diag_record(void *ctx, void *data, size_t size)
+{
+	struct cl_collector *c = ctx;
+
+	if (size < sizeof(struct cl_diag_record))
+		return 0;
+	c->stats.diag_records++;
+	if (c->on_diag)
+		c->on_diag(c->diag_ctx, data);
+	return 0;
+}
+
+void cl_collector_drain_diag(struct cl_collector *c)
+{
+	if (c->diag)
+		ring_buffer__consume(c->diag);
 }
 
 static int on_stream_record(void *ctx, void *data, size_t size)
@@ -273,6 +297,8 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		return fail(errmsg, errmsg_size, -ENOMEM, "allocating the collector");
 	c->mode = opts->mode;
 	c->cgroups = opts->cgroups;
+	c->on_diag = opts->on_diag;
+	c->diag_ctx = opts->diag_ctx;
 	c->sysfs_root = opts->sysfs_root ? opts->sysfs_root : "/sys";
 	c->per_cpu = opts->per_cpu;
 	c->slice_ns = opts->slice_ns ? opts->slice_ns : 1000000;
@@ -363,6 +389,15 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		err = fail(errmsg, errmsg_size, -errno, "setting up the ring buffer");
 		goto err_skel;
 	}
+	/*
+	 * Always read the diagnostics ring, also at the default level: that
+	 * nothing ever arrives there is what the tests check.
+	 */
+	c->diag = ring_buffer__new(bpf_map__fd(c->skel->maps.diag), on_diag_record, c, NULL);
+	if (!c->diag) {
+		err = fail(errmsg, errmsg_size, -errno, "setting up the diagnostics ring buffer");
+		goto err_ring;
+	}
 	if (c->cgroups) {
 		c->cgroup_events = ring_buffer__new(bpf_map__fd(c->skel->maps.cgroup_events),
 						    on_cgroup_record, c, NULL);
@@ -402,6 +437,7 @@ err_ticks:
 	for (cpu = 0; cpu < c->nr_cpus; cpu++)
 		close_tick(c, cpu);
 err_ring:
+	ring_buffer__free(c->diag);
 	ring_buffer__free(c->cgroup_events);
 	ring_buffer__free(c->exits);
 	ring_buffer__free(c->stream);
@@ -426,6 +462,7 @@ void cl_collector_close(struct cl_collector *c)
 	for (cpu = 0; cpu < c->nr_cpus; cpu++)
 		close_tick(c, cpu);
 	free(c->iter_buf);
+	ring_buffer__free(c->diag);
 	ring_buffer__free(c->cgroup_events);
 	ring_buffer__free(c->exits);
 	ring_buffer__free(c->stream);
@@ -561,6 +598,7 @@ int cl_collector_pass(struct cl_collector *c, struct cl_ledger *ledger)
 		err = read_percpu(c);
 	cl_ledger_end_pass(ledger);
 	c->ledger = NULL;
+	cl_collector_drain_diag(c);
 	memcpy(c->stats.bpf, c->skel->bss->stats, sizeof(c->stats.bpf));
 	return err;
 }
@@ -594,6 +632,7 @@ int cl_collector_stream_consume(struct cl_collector *c)
 	if (!c->stream)
 		return -EINVAL;
 	n = ring_buffer__consume(c->stream);
+	cl_collector_drain_diag(c);
 	memcpy(c->stats.bpf, c->skel->bss->stats, sizeof(c->stats.bpf));
 	return n;
 }

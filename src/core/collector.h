@@ -43,12 +43,17 @@ struct cl_collector_opts {
 	const char *sysfs_root;	/* "/sys" */
 	cl_stream_fn on_record;	/* record/trace */
 	void *record_ctx;
+	unsigned int diag_level;	/* kernel-side diagnostics: 0 (none) or 1 */
+	/* Receives each diagnostic (diag_level >= 1); NULL: counted only. */
+	void (*on_diag)(void *ctx, const struct cl_diag_record *rec);
+	void *diag_ctx;
 };
 
 struct cl_collector_stats {
 	uint64_t bpf[CL_STAT_NR];	/* cumulative, from the kernel side */
 	uint64_t flush_errors;		/* CPUs that could not be flushed */
 	uint64_t iter_bad_bytes;	/* trailing bytes of a torn record (never expected) */
+	uint64_t diag_records;		/* kernel-side diagnostics received */
 };
 
 /* What happened to a CPU; err is 0 or why re-opening its events failed. */
@@ -79,6 +84,9 @@ int cl_collector_sync_cpus(struct cl_collector *collector, cl_cpu_change_fn fn, 
  */
 int cl_collector_exit_fd(const struct cl_collector *collector);
 int cl_collector_drain_exits(struct cl_collector *collector, struct cl_ledger *ledger);
+
+/* Takes in kernel-side diagnostics (each pass and stream consume do it too). */
+void cl_collector_drain_diag(struct cl_collector *collector);
 
 /* record/trace: an fd that polls readable when records wait; -1 otherwise. */
 int cl_collector_stream_fd(const struct cl_collector *collector);

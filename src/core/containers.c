@@ -52,6 +52,7 @@ static const struct {
 	const char *prefix;
 	const char *runtime;
 } scopes[] = {
+	/* systemd driver: "<prefix><id>.scope" */
 	{ "docker-", "docker" },
 	{ "cri-containerd-", "containerd" },
 	{ "crio-conmon-", "cri-o" },
@@ -68,6 +69,11 @@ static bool parse_container(struct part p, const struct part *parent, struct cl_
 			return true;
 		}
 	}
+	/* CRI-O with its cgroupfs manager: "crio-[conmon-]<id>", no .scope. */
+	if (container_part(p, "crio-conmon-", "", out) || container_part(p, "crio-", "", out)) {
+		out->runtime = "cri-o";
+		return true;
+	}
 	/* cgroupfs driver: a bare id under /docker/ or under a pod. */
 	if (container_part(p, "", "", out)) {
 		if (parent && parent->len == 6 && !memcmp(parent->s, "docker", 6))
@@ -79,13 +85,15 @@ static bool parse_container(struct part p, const struct part *parent, struct cl_
 	return false;
 }
 
-/* "pod<uid>" (cgroupfs) or "kubepods[-<qos>]-pod<uid_with_underscores>.slice". */
-static bool parse_pod(struct part p, struct cl_container *out)
+/* "pod<uid>" (cgroupfs) or "[kubelet-]kubepods[-<qos>]-pod<uid_with_underscores>.slice". */
+static bool parse_pod(struct part p, char uid_out[CL_POD_UID_LEN + 1])
 {
-	const char *uid;
+	char uid[CL_POD_UID_LEN + 1];
+	const char *start;
 	size_t len;
 
-	if (has_prefix(p, "kubepods") && has_suffix(p, ".slice")) {
+	if ((has_prefix(p, "kubepods") || has_prefix(p, "kubelet-kubepods")) &&
+	    has_suffix(p, ".slice")) {
 		const char *pod = NULL;
 
 		for (size_t i = 0; i + 4 <= p.len; i++) {
@@ -94,10 +102,10 @@ static bool parse_pod(struct part p, struct cl_container *out)
 		}
 		if (!pod)
 			return false;
-		uid = pod;
+		start = pod;
 		len = (size_t)(p.s + p.len - 6 - pod);
 	} else if (has_prefix(p, "pod")) {
-		uid = p.s + 3;
+		start = p.s + 3;
 		len = p.len - 3;
 	} else {
 		return false;
@@ -105,49 +113,60 @@ static bool parse_pod(struct part p, struct cl_container *out)
 	if (len != CL_POD_UID_LEN)
 		return false;
 	for (size_t i = 0; i < len; i++) {
-		char c = uid[i] == '_' ? '-' : uid[i];
+		char c = start[i] == '_' ? '-' : start[i];
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
 
 		if (dash ? c != '-' : !is_hex(&c, 1))
 			return false;
-		out->pod_uid[i] = c;
+		uid[i] = c;
 	}
-	out->pod_uid[len] = '\0';
+	uid[len] = '\0';
+	/* Only a whole, valid uid is written out. */
+	memcpy(uid_out, uid, sizeof(uid));
+	return true;
+}
+
+/* The component that ends at @end (exclusive), scanning back from the path's end. */
+static bool previous_part(const char *path, const char **end, struct part *p)
+{
+	const char *e = *end, *b;
+
+	while (e > path && e[-1] == '/')
+		e--;
+	if (e == path)
+		return false;
+	for (b = e; b > path && b[-1] != '/'; b--)
+		;
+	p->s = b;
+	p->len = (size_t)(e - b);
+	*end = b;
 	return true;
 }
 
 bool cl_container_parse(const char *path, struct cl_container *out)
 {
-	struct part parts[64], *parent;
-	size_t n = 0;
-	bool container = false, pod = false;
+	const char *end = path + strlen(path);
+	struct part p, parent;
+	bool container = false, pod = false, have = false;
 
 	memset(out, 0, sizeof(*out));
 	out->runtime = "";
-	for (const char *s = path; *s && n < sizeof(parts) / sizeof(parts[0]);) {
-		const char *end;
+	/* From the end: the innermost container and pod come first. No depth limit. */
+	if (previous_part(path, &end, &p))
+		have = true;
+	while (have && !(container && pod)) {
+		const char *before = end;
+		bool more = previous_part(path, &before, &parent);
 
-		while (*s == '/')
-			s++;
-		if (!*s)
-			break;
-		end = strchr(s, '/');
-		if (!end)
-			end = s + strlen(s);
-		parts[n].s = s;
-		parts[n].len = (size_t)(end - s);
-		n++;
-		s = end;
-	}
-	/* Innermost first: a container inside a container is the inner one. */
-	for (size_t i = n; i-- > 0 && !container;) {
-		parent = i ? &parts[i - 1] : NULL;
-		container = parse_container(parts[i], parent, out);
-	}
-	for (size_t i = n; i-- > 0 && !pod;) {
-		pod = parse_pod(parts[i], out);
-		if (pod)
-			out->pod_path_len = (size_t)(parts[i].s + parts[i].len - path);
+		if (!container)
+			container = parse_container(p, more ? &parent : NULL, out);
+		if (!pod && parse_pod(p, out->pod_uid)) {
+			pod = true;
+			out->pod_path_len = (size_t)(p.s + p.len - path);
+		}
+		p = parent;
+		end = before;
+		have = more;
 	}
 	return container || pod;
 }

@@ -18,7 +18,7 @@
 
 struct cl_container {
 	char id[CL_CONTAINER_ID_LEN + 1];	/* 64 hex digits, or "" */
-	const char *runtime;			/* "docker", "containerd", "cri-o", "podman", or "" */
+	const char *runtime;			/* docker, containerd, cri-o, podman, or "" */
 	char pod_uid[CL_POD_UID_LEN + 1];	/* with dashes, as Kubernetes shows it, or "" */
 	size_t pod_path_len;			/* the pod's cgroup: this much of the path */
 };

@@ -3,8 +3,7 @@
 
 #include "core/json.h"
 
-/* Length of the well-formed UTF-8 sequence at @p (RFC 3629), 0 if none. */
-static size_t utf8_sequence(const unsigned char *p)
+size_t cl_utf8_sequence(const unsigned char *p)
 {
 	unsigned int cp;
 	size_t n, i;
@@ -37,7 +36,7 @@ void cl_json_string(FILE *out, const char *s)
 
 	fputc('"', out);
 	while (*p) {
-		size_t n = utf8_sequence(p);
+		size_t n = cl_utf8_sequence(p);
 
 		switch (*p) {
 		case '"':

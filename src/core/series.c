@@ -54,7 +54,9 @@ void cl_series_add_rows(struct cl_series_store *store, const struct cl_rows *row
 
 	cl_htab_for_each(&rows->htab, node, tmp, i) {
 		const struct cl_row *row = (const struct cl_row *)node;
-		struct series_key key = { .id = row->tid, .cpu = row->cpu, .start_ns = row->start_ns };
+		struct series_key key = {
+			.id = row->tid, .cpu = row->cpu, .start_ns = row->start_ns
+		};
 		uint64_t hash = series_hash(&key);
 		struct cl_series *s;
 		bool idle = cl_values_zero(&row->v);
@@ -95,7 +97,7 @@ void cl_series_expire(struct cl_series_store *store, uint64_t now_ns)
 	cl_htab_for_each(&store->htab, node, tmp, i) {
 		struct cl_series *s = (struct cl_series *)node;
 
-		if (now_ns - s->updated_ns <= store->grace_ns)
+		if (now_ns < s->updated_ns || now_ns - s->updated_ns <= store->grace_ns)
 			continue;
 		cl_htab_remove(&store->htab, node);
 		free(s);

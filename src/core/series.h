@@ -26,7 +26,7 @@ struct cl_series_store {
 	struct cl_htab htab;
 	size_t max_series;
 	uint64_t grace_ns;
-	uint64_t cut;		/* identities not added: max_series reached */
+	uint64_t cut;		/* rows not exported, each interval: max_series reached */
 	uint64_t expired;	/* series dropped after the grace period */
 };
 

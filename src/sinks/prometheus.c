@@ -3,22 +3,34 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "sinks/prometheus.h"
 #include "sinks/sink.h"
 
 #define NS 1e9
 
-/* Label values: backslash, double quote and line feed escaped (both formats). */
+/*
+ * Label values: backslash, double quote and line feed escaped (both formats),
+ * and always UTF-8: a name the kernel cut mid-character would make Prometheus
+ * drop the whole scrape, so bytes that are not UTF-8 become U+FFFD.
+ */
 static void label_value(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(out, "\\%c", *s);
-		else if (*s == '\n')
+	while (*p) {
+		size_t n = cl_utf8_sequence(p);
+
+		if (*p == '\\' || *p == '"')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
 			fputs("\\n", out);
+		else if (!n)
+			fputs("\xef\xbf\xbd", out);
 		else
-			fputc(*s, out);
+			fwrite(p, 1, n, out);
+		p += n ? n : 1;
 	}
 	fputc('"', out);
 }
@@ -194,8 +206,35 @@ static void self_metrics(FILE *out, const struct cl_prom_view *view,
 	value(out, self->process_start_seconds);
 }
 
-int cl_prom_render(FILE *out, const struct cl_prom_view *view, const struct cl_series *const *series,
-		   size_t count, const struct cl_prom_self *self)
+/* Would event column @c's family repeat a built-in one or an earlier event's? */
+static bool family_taken(const struct cl_schema *schema, size_t c, const char *name)
+{
+	static const char *const builtin[] = {
+		"cpuledger_oncpu_seconds_total", "cpuledger_context_switches_total",
+		"cpuledger_runq_wait_seconds_total", "cpuledger_runq_waits_total",
+		"cpuledger_preemptions_total",
+	};
+	char other[96];
+
+	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+		if (!strcmp(name, builtin[i]))
+			return true;
+	}
+	for (size_t i = 0; i < c; i++) {
+		const struct cl_column *col = &schema->cols[i];
+
+		if (col->kind != CL_COL_EVENT || col->event->status != CL_EVENT_SUPPORTED)
+			continue;
+		cl_prom_event_name(col->event, other, sizeof(other));
+		if (!strcmp(name, other))
+			return true;
+	}
+	return false;
+}
+
+int cl_prom_render(FILE *out, const struct cl_prom_view *view,
+		   const struct cl_series *const *series, size_t count,
+		   const struct cl_prom_self *self)
 {
 	static const struct {
 		const char *label;
@@ -250,6 +289,9 @@ int cl_prom_render(FILE *out, const struct cl_prom_view *view, const struct cl_s
 		if (col->kind != CL_COL_EVENT || col->event->status != CL_EVENT_SUPPORTED)
 			continue; /* unsupported: no series at all, never 0 */
 		cl_prom_event_name(col->event, name, sizeof(name));
+		/* A family is declared once: context-switches is the built-in one. */
+		if (family_taken(schema, c, name))
+			continue;
 		snprintf(help, sizeof(help), "The %s event%s.", col->event->name,
 			 col->event->def->is_time ? ", in seconds" : "");
 		family(out, view, name, "counter", col->event->def->is_time ? "seconds" : NULL,

@@ -53,8 +53,9 @@ struct cl_prom_view {
 };
 
 /* Writes the whole exposition; returns 0 or -errno. */
-int cl_prom_render(FILE *out, const struct cl_prom_view *view, const struct cl_series *const *series,
-		   size_t count, const struct cl_prom_self *self);
+int cl_prom_render(FILE *out, const struct cl_prom_view *view,
+		   const struct cl_series *const *series, size_t count,
+		   const struct cl_prom_self *self);
 
 /* Metric name for an event column: lower case, "_ns" events as "_seconds". */
 void cl_prom_event_name(const struct cl_event *event, char *buf, size_t size);
