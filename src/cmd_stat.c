@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "cli.h"
@@ -43,11 +45,23 @@ struct stat_opts {
 	bool wide;
 	bool histogram;
 	bool preemptors;
-	bool verbose;
+	bool self;
+	int verbose;		/* 1: debug messages; 2: kernel-side diagnostics too */
+};
+
+/* stat --self: what cpuledger cost in the last interval. */
+struct self_cost {
+	int stats_fd;		/* BPF_ENABLE_STATS while held; -1: none */
+	bool bpf_stats;		/* the kernel counts BPF run time */
+	uint64_t cpu_ns;	/* cumulative user + system CPU */
+	uint64_t bpf_ns;	/* cumulative run time of our programs */
+	uint64_t bpf_runs;
+	uint64_t diag;		/* kernel-side diagnostics received */
 };
 
 struct stat_run {
 	const struct stat_opts *opts;
+	struct self_cost self;
 	struct cl_event_set events;
 	struct cl_schema schema;
 	int sort_col;
@@ -101,7 +115,10 @@ static void usage(FILE *out)
 "  -w, --wide           table: every column (run-queue and preemption ones too)\n"
 "      --histogram      table: each row's run-queue waits, runqlat-style\n"
 "      --preemptors     table: which cgroups preempted which, each interval\n"
-"  -v, --verbose        debug messages, libbpf's included\n"
+"      --self           each interval, what cpuledger itself cost: its CPU time,\n"
+"                       its BPF programs' run time, kernel-side diagnostics\n"
+"  -v, --verbose        debug messages, libbpf's included; twice: kernel-side\n"
+"                       diagnostics too (off by default: not even loaded)\n"
 "  -h, --help           show this help\n"
 "\n"
 "Events the machine cannot count (no hardware PMU in most VMs) are announced\n"
@@ -148,6 +165,7 @@ enum {
 	OPT_HISTOGRAM,
 	OPT_PREEMPTORS,
 	OPT_BY,
+	OPT_SELF,
 };
 
 /* Returns -1 to go on, or the exit code. */
@@ -159,6 +177,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "threads", no_argument, NULL, 't' },
 		{ "by", required_argument, NULL, OPT_BY },
+		{ "self", no_argument, NULL, OPT_SELF },
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "events", required_argument, NULL, 'e' },
 		{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
@@ -255,8 +274,11 @@ static int parse_args(int argc, char **argv, struct stat_opts *opts)
 		case OPT_PREEMPTORS:
 			opts->preemptors = true;
 			break;
+		case OPT_SELF:
+			opts->self = true;
+			break;
 		case 'v':
-			opts->verbose = true;
+			opts->verbose++;
 			break;
 		case 'h':
 			usage(stdout);
@@ -358,6 +380,22 @@ static void warn_losses(const struct cl_interval *interval)
 			(unsigned long long)interval->map_full);
 }
 
+static void log_diag(void *ctx, const struct cl_diag_record *rec)
+{
+	static const char *const names[CL_STAT_NR] = {
+		[CL_STAT_EXIT_DROPS] = "exit record lost (ring buffer full)",
+		[CL_STAT_STORAGE_FAILS] = "task storage not created",
+		[CL_STAT_PERCPU_FULL] = "per-CPU task map full",
+		[CL_STAT_COUNTER_READ_ERRS] = "counter read failed",
+		[CL_STAT_COUNTER_RESETS] = "counter re-baselined",
+		[CL_STAT_PREEMPTORS_FULL] = "preemptor pair map full",
+		[CL_STAT_CGROUP_DROPS] = "cgroup record lost (ring buffer full)",
+	};
+
+	cl_dbg("bpf: cpu%u at %llu ns: %s", rec->cpu, (unsigned long long)rec->time_ns,
+	       rec->code < CL_STAT_NR && names[rec->code] ? names[rec->code] : "?");
+}
+
 static const char *cgroup_name(void *ctx, uint64_t id)
 {
 	struct stat_run *run = ctx;
@@ -391,11 +429,76 @@ static int report_extras(struct stat_run *run)
 	return cl_sink_status(stdout);
 }
 
+static uint64_t self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * NSEC_PER_SEC +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * NSEC_PER_USEC;
+}
+
+static void self_sample(struct stat_run *run, struct self_cost *now)
+{
+	struct cl_collector_stats stats;
+	struct cl_prog_stat progs[16];
+	size_t n;
+
+	*now = run->self;
+	now->cpu_ns = self_cpu_ns();
+	now->bpf_ns = now->bpf_runs = 0;
+	n = cl_collector_prog_stats(run->collector, progs, 16);
+	for (size_t i = 0; i < n; i++) {
+		now->bpf_ns += progs[i].run_ns;
+		now->bpf_runs += progs[i].runs;
+	}
+	cl_collector_get_stats(run->collector, &stats);
+	now->diag = stats.diag_records;
+}
+
+/* stat --self: one line, under the table's banner or on stderr. */
+static void report_self(struct stat_run *run, struct cl_interval *interval, char *line,
+			size_t size)
+{
+	struct self_cost now;
+	char cpu[16], bpf[16], runs[16], each[16];
+	double len = (double)interval->interval_ns;
+	uint64_t d_cpu, d_bpf, d_runs;
+
+	self_sample(run, &now);
+	d_cpu = now.cpu_ns - run->self.cpu_ns;
+	d_bpf = now.bpf_ns - run->self.bpf_ns;
+	d_runs = now.bpf_runs - run->self.bpf_runs;
+	cl_format_time(d_cpu, cpu, sizeof(cpu));
+	cl_format_time(d_bpf, bpf, sizeof(bpf));
+	cl_format_count(d_runs, runs, sizeof(runs));
+	cl_format_time(d_runs ? d_bpf / d_runs : 0, each, sizeof(each));
+	if (now.bpf_stats)
+		snprintf(line, size,
+			 "self: cpu %s (%.2f%%), bpf %s (%.2f%%) in %s runs (%s each), "
+			 "%llu diagnostics",
+			 cpu, len ? 100.0 * (double)d_cpu / len : 0, bpf,
+			 len ? 100.0 * (double)d_bpf / len : 0, runs, each,
+			 (unsigned long long)(now.diag - run->self.diag));
+	else
+		snprintf(line, size,
+			 "self: cpu %s (%.2f%%), bpf run time unknown (needs root or "
+			 "kernel.bpf_stats_enabled=1), %llu diagnostics",
+			 cpu, len ? 100.0 * (double)d_cpu / len : 0,
+			 (unsigned long long)(now.diag - run->self.diag));
+	if (run->machine_format)
+		cl_info("%s", line);
+	else
+		interval->note = line;
+	run->self = now;
+}
+
 /* One pass over the kernel's totals, reported as an interval. */
 static int report(struct stat_run *run)
 {
 	uint64_t mono, real;
 	struct cl_interval interval;
+	char self_line[256];
 	size_t n;
 	int err;
 
@@ -422,6 +525,8 @@ static int report(struct stat_run *run)
 		cl_preemptors_begin(run->preemptors);
 		cl_collector_preemptors(run->collector, cl_preemptors_observe, run->preemptors);
 	}
+	if (run->opts->self)
+		report_self(run, &interval, self_line, sizeof(self_line));
 	err = cl_sink_write(&run->sink, &run->rows, &interval);
 	if (!err)
 		err = report_extras(run);
@@ -539,6 +644,8 @@ static int start(struct stat_run *run)
 		.per_cpu = opts->per_cpu,
 		.max_tasks = opts->max_tasks,
 		.max_preemptor_pairs = opts->preemptors ? 16384 : 0,
+		.diag_level = opts->verbose >= 2 ? 1 : 0,
+		.on_diag = log_diag,
 		.events = &run->events,
 		.sysfs_root = "/sys",
 	};
@@ -613,6 +720,12 @@ static int start(struct stat_run *run)
 	}
 	cl_rows_reset(&run->rows);
 	cl_collector_get_stats(run->collector, &run->last_stats);
+	if (opts->self) {
+		/* Counted while this fd is open: from now, for this process's lifetime. */
+		run->self.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		run->self.bpf_stats = run->self.stats_fd >= 0 || cl_bpf_stats_enabled();
+		self_sample(run, &run->self);
+	}
 	/*
 	 * Some sandboxes hide processes from BPF task iterators (seen: PID 1 of
 	 * a microVM). Say so rather than print nothing for them.
@@ -637,6 +750,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts opts = {};
 	struct stat_run run = {
 		.opts = &opts, .timer_fd = -1, .signal_fd = -1, .hotplug = { .fd = -1 },
+		.self = { .stats_fd = -1 },
 	};
 	const struct cl_sink_ops *sink_ops;
 	int ret;
@@ -647,6 +761,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	if (opts.verbose)
 		cl_log_set_level(CL_LOG_DEBUG);
+
 	ret = check_events(&run);
 	if (ret >= 0)
 		goto out;
@@ -690,6 +805,8 @@ out:
 		close(run.timer_fd);
 	if (run.signal_fd >= 0)
 		close(run.signal_fd);
+	if (run.self.stats_fd >= 0)
+		close(run.self.stats_fd);
 	cl_rows_free(&run.rows);
 	cl_preemptors_free(run.preemptors);
 	cl_cgroups_free(run.cgroups);

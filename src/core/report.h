@@ -111,6 +111,7 @@ struct cl_interval {
 	uint64_t map_full;	/* per-CPU mode: task map full */
 	uint64_t rows_cut;	/* rows beyond --top */
 	bool final;		/* cut short by a signal or the end of --duration */
+	const char *note;	/* the table prints it under the banner; NULL: none */
 };
 
 struct cl_cgroups;

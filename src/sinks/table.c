@@ -102,6 +102,8 @@ static int table_begin(struct cl_sink *sink, const struct cl_interval *interval)
 		fprintf(sink->out, "    lost: %s exit records, %s untracked tasks, %s %s\n", exits,
 			untracked, charges, "counter charges");
 	}
+	if (interval->note)
+		fprintf(sink->out, "    %s\n", interval->note);
 
 	for (i = 0; i < sink->schema->count; i++) {
 		const struct cl_column *col = &sink->schema->cols[i];
