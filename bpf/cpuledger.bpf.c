@@ -51,6 +51,8 @@ const volatile bool process_comm = false;
 const volatile bool track_preemptors = false;
 /* stat --by cgroup/container/pod: name cgroups as they are created. */
 const volatile bool track_cgroups = false;
+/* Kernel-side diagnostics: 0 (default) compiles them out; 1 emits one per stat event. */
+const volatile __u32 diag_level = 0;
 /* Streams: wake the consumer once this much is unread, not per record. */
 const volatile __u64 wakeup_bytes = 1 << 20;
 /* stat: exits are read once per interval, unless this much piles up first. */
@@ -118,6 +120,12 @@ struct {
 	__type(value, __u8);
 } pid_filter SEC(".maps");
 
+/* Diagnostics (diag_level >= 1 only); sized at load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} diag SEC(".maps");
+
 /* Per-CPU mode only; sized at load (1 entry otherwise). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -136,7 +144,20 @@ struct {
 
 static __always_inline void stat_inc(enum cl_stat stat)
 {
+	struct cl_diag_record *rec;
+
 	__sync_fetch_and_add(&stats[stat], 1);
+	if (diag_level < 1)
+		return; /* the verifier drops the rest at the default level */
+	rec = bpf_ringbuf_reserve(&diag, sizeof(*rec), 0);
+	if (!rec)
+		return;
+	rec->kind = CL_REC_DIAG;
+	rec->code = stat;
+	rec->cpu = bpf_get_smp_processor_id();
+	rec->__pad = 0;
+	rec->time_ns = bpf_ktime_get_ns();
+	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }
 
 static __always_inline bool comm_equal(const char *comm)

@@ -71,6 +71,20 @@ enum cl_record_kind {
 	CL_REC_SLICE = 3,	/* record: one slice of a task on a CPU */
 	CL_REC_SWITCH = 4,	/* trace: one context switch */
 	CL_REC_CGROUP = 5,	/* a cgroup2 directory was created */
+	CL_REC_DIAG = 6,	/* a kernel-side diagnostic (-vv only) */
+};
+
+/*
+ * A kernel-side diagnostic: one of the enum cl_stat events, where and when.
+ * Only with diag_level >= 1 (a load-time constant, 0 by default): at the
+ * default level the code that would emit them is not even loaded.
+ */
+struct cl_diag_record {
+	__u32 kind;		/* CL_REC_DIAG */
+	__u32 code;		/* enum cl_stat */
+	__u32 cpu;
+	__u32 __pad;
+	__u64 time_ns;		/* CLOCK_MONOTONIC */
 };
 
 #define CL_CGROUP_RECORD_PATH 256
