@@ -222,8 +222,13 @@ void cl_table_histogram(FILE *out, const struct cl_row *row, bool threads)
 	}
 	if (first < 0)
 		return;
-	fprintf(out, "\n%s %u (%s): run-queue waits, %llu\n", threads ? "tid" : "pid",
-		threads ? row->tid : row->pid, row->comm, (unsigned long long)total);
+	if (row->cgroup[0]) /* a cgroup, container or pod row */
+		fprintf(out, "\n%s%s%s: run-queue waits, %llu\n", row->cgroup,
+			row->container_id[0] ? " container " : "", row->container_id,
+			(unsigned long long)total);
+	else
+		fprintf(out, "\n%s %u (%s): run-queue waits, %llu\n", threads ? "tid" : "pid",
+			threads ? row->tid : row->pid, row->comm, (unsigned long long)total);
 	fprintf(out, "%21s : %-8s distribution\n", "wait", "count");
 	for (int b = first; b <= last; b++) {
 		char lo[16], hi[16], stars[41];
