@@ -21,13 +21,19 @@ struct task_struct___pre_5_14 {
 	long int state;
 } __attribute__((preserve_access_index));
 
+/*
+ * Every program here gets task_struct as a BTF pointer (tp_btf arguments,
+ * bpf_get_current_task_btf(), the task iterator), so fields are plain loads
+ * the verifier turns into fault-safe ones: no bpf_probe_read_kernel() call on
+ * the context-switch path.
+ */
 static __always_inline unsigned int get_task_state(struct task_struct *task)
 {
 	struct task_struct___pre_5_14 *old = (void *)task;
 
 	if (bpf_core_field_exists(task->__state))
-		return BPF_CORE_READ(task, __state);
-	return BPF_CORE_READ(old, state);
+		return task->__state;
+	return (unsigned int)old->state;
 }
 
 /*
@@ -38,7 +44,7 @@ static __always_inline unsigned int get_task_state(struct task_struct *task)
  */
 static __always_inline __u64 get_task_cgroup_id(struct task_struct *task)
 {
-	return BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id);
+	return task->cgroups->dfl_cgrp->kn->id;
 }
 
 /*
