@@ -185,3 +185,87 @@ void cl_hotplug_watch_stop(struct cl_hotplug_watch *watch)
 		close(watch->fd);
 	watch->fd = -1;
 }
+
+static int on_loop_signal(void *ctx, uint32_t events)
+{
+	struct cl_cmd_loop *cl = ctx;
+	int sig = cl_signalfd_read(cl->signal_fd);
+
+	if (sig < 0)
+		return 0;
+	cl_dbg("signal %d: stopping", sig);
+	cl->signal = sig;
+	return CL_LOOP_STOP;
+}
+
+int cl_cmd_loop_open(struct cl_cmd_loop *cl, int (*on_timer)(void *ctx, uint32_t events),
+		     void *ctx)
+{
+	int err;
+
+	cl->signal = 0;
+	cl->loop = cl_loop_new();
+	cl->signal_fd = cl_signalfd_open();
+	cl->timer_fd = cl_timerfd_open();
+	err = !cl->loop ? -ENOMEM : cl->signal_fd < 0 ? cl->signal_fd : cl->timer_fd;
+	if (err >= 0)
+		err = cl_loop_add(cl->loop, cl->signal_fd, on_loop_signal, cl);
+	if (!err)
+		err = cl_loop_add(cl->loop, cl->timer_fd, on_timer, ctx);
+	if (err) {
+		cl_err("setting up signals, timers and the event loop: %s", strerror(-err));
+		return CL_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int cl_cmd_loop_add(struct cl_cmd_loop *cl, int fd, int (*fn)(void *ctx, uint32_t events),
+		    void *ctx)
+{
+	return cl_loop_add(cl->loop, fd, fn, ctx);
+}
+
+int cl_cmd_loop_run(struct cl_cmd_loop *cl)
+{
+	int err = cl_loop_run(cl->loop);
+
+	if (err < 0) {
+		cl_err("event loop: %s", strerror(-err));
+		return CL_EXIT_FAIL;
+	}
+	return 0;
+}
+
+void cl_cmd_loop_close(struct cl_cmd_loop *cl)
+{
+	cl_loop_free(cl->loop);
+	cl->loop = NULL;
+	if (cl->timer_fd >= 0)
+		close(cl->timer_fd);
+	if (cl->signal_fd >= 0)
+		close(cl->signal_fd);
+	cl->timer_fd = cl->signal_fd = -1;
+}
+
+int cl_check_pids(const char *cmd, const uint32_t *pids, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		pid_t pid = (pid_t)pids[i], tgid;
+		int err = cl_process_exists(pid, &tgid);
+
+		if (err == -ESRCH) {
+			cl_err("no process with PID %d", pid);
+			return CL_EXIT_FAIL;
+		}
+		if (err) {
+			cl_err("cannot read /proc/%d/status: %s", pid, strerror(-err));
+			return CL_EXIT_FAIL;
+		}
+		if (tgid != pid) {
+			cl_err("%d is a thread of process %d: use -p %d%s", pid, tgid, tgid,
+			       strcmp(cmd, "stat") ? "" : " (and -t for threads)");
+			return CL_EXIT_FAIL;
+		}
+	}
+	return 0;
+}

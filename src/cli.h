@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Exit codes, the same for every command. */
@@ -30,6 +31,31 @@ int cl_check_bpf_ready(const char *cmd);
 
 struct cl_collector;
 struct cl_loop;
+
+/*
+ * The loop each long-running command runs: SIGINT/SIGTERM arrive through a
+ * signalfd and end the loop (signal says which), a CLOCK_MONOTONIC timerfd
+ * calls the command back, and the command adds what else it watches.
+ */
+struct cl_cmd_loop {
+	struct cl_loop *loop;
+	int signal_fd;
+	int timer_fd;
+	int signal;	/* the signal that ended the loop, 0 if none */
+};
+
+/* Returns 0, or 1 (the exit code) after saying what failed. */
+int cl_cmd_loop_open(struct cl_cmd_loop *cl, int (*on_timer)(void *ctx, uint32_t events),
+		     void *ctx);
+/* Adds a watched fd; 0 or -errno. */
+int cl_cmd_loop_add(struct cl_cmd_loop *cl, int fd, int (*fn)(void *ctx, uint32_t events),
+		    void *ctx);
+/* Runs until a callback or a signal stops it: 0, or 1 after an error. */
+int cl_cmd_loop_run(struct cl_cmd_loop *cl);
+void cl_cmd_loop_close(struct cl_cmd_loop *cl);
+
+/* Each PID must be a running process (1, said) and not a thread id. */
+int cl_check_pids(const char *cmd, const uint32_t *pids, size_t count);
 struct cl_event_set;
 
 /* One warning for all requested events that cannot be counted, grouped by reason. */

@@ -110,14 +110,12 @@ struct serve_run {
 	struct cl_hotplug_watch hotplug;
 	struct MHD_Daemon *httpd;
 	int http_fd;
-	int timer_fd;
-	int signal_fd;
+	struct cl_cmd_loop loop;
 	uint64_t next_collect;
 	struct cl_collector_stats last_stats;
 	struct cl_prom_self self;
 	struct cl_prom_bpf_prog progs[MAX_PROGS];
 	bool healthy;
-	int result;
 };
 
 static void usage(FILE *out)
@@ -473,14 +471,14 @@ static int on_timer(void *ctx, uint32_t events)
 	struct serve_run *run = ctx;
 	uint64_t now = cl_now_mono_ns();
 
-	cl_timerfd_ack(run->timer_fd);
+	cl_timerfd_ack(run->loop.timer_fd);
 	if (now >= run->next_collect) {
 		collect(run);
 		while (run->next_collect <= now)
 			run->next_collect += run->opts->interval_ns;
 	}
 	mhd.run(run->httpd); /* connection timeouts */
-	return cl_timerfd_at(run->timer_fd, run->next_collect);
+	return cl_timerfd_at(run->loop.timer_fd, run->next_collect);
 }
 
 static int on_exits(void *ctx, uint32_t events)
@@ -489,18 +487,6 @@ static int on_exits(void *ctx, uint32_t events)
 
 	cl_collector_drain_exits(run->collector, run->ledger);
 	return 0;
-}
-
-static int on_signal(void *ctx, uint32_t events)
-{
-	struct serve_run *run = ctx;
-	int sig = cl_signalfd_read(run->signal_fd);
-
-	if (sig < 0)
-		return 0;
-	cl_dbg("signal %d: stopping", sig);
-	run->result = CL_EXIT_OK;
-	return CL_LOOP_STOP;
 }
 
 static int start_http(struct serve_run *run)
@@ -531,46 +517,31 @@ static int start_http(struct serve_run *run)
 
 static int run_loop(struct serve_run *run)
 {
-	struct cl_loop *loop = cl_loop_new();
 	int err;
 
-	if (!loop) {
-		cl_err("creating the event loop: %s", strerror(errno));
+	if (cl_cmd_loop_open(&run->loop, on_timer, run))
 		return CL_EXIT_FAIL;
-	}
-	run->signal_fd = cl_signalfd_open();
-	run->timer_fd = cl_timerfd_open();
-	err = run->signal_fd < 0 ? run->signal_fd : run->timer_fd < 0 ? run->timer_fd : 0;
+	err = cl_cmd_loop_add(&run->loop, run->http_fd, on_http, run);
 	if (!err)
-		err = cl_loop_add(loop, run->signal_fd, on_signal, run);
-	if (!err)
-		err = cl_loop_add(loop, run->timer_fd, on_timer, run);
-	if (!err)
-		err = cl_loop_add(loop, run->http_fd, on_http, run);
-	if (!err)
-		err = cl_loop_add(loop, cl_collector_exit_fd(run->collector), on_exits, run);
+		err = cl_cmd_loop_add(&run->loop, cl_collector_exit_fd(run->collector), on_exits,
+				      run);
 	run->hotplug.on_change = on_cpu_change;
 	run->hotplug.ctx = run;
 	if (!err)
-		err = cl_hotplug_watch_start(&run->hotplug, loop, run->collector, "counters");
+		err = cl_hotplug_watch_start(&run->hotplug, run->loop.loop, run->collector,
+					     "counters");
 	if (!err) {
 		run->next_collect = cl_now_mono_ns() + run->opts->interval_ns;
-		err = cl_timerfd_at(run->timer_fd, run->next_collect);
+		err = cl_timerfd_at(run->loop.timer_fd, run->next_collect);
 	}
 	if (err) {
 		cl_err("setting up the event loop: %s", strerror(-err));
-		cl_loop_free(loop);
 		return CL_EXIT_FAIL;
 	}
 	cl_info("serving metrics on http://%s/metrics", run->opts->listen);
-	err = cl_loop_run(loop);
+	err = cl_cmd_loop_run(&run->loop);
 	cl_hotplug_watch_stop(&run->hotplug);
-	cl_loop_free(loop);
-	if (err < 0) {
-		cl_err("event loop: %s", strerror(-err));
-		return CL_EXIT_FAIL;
-	}
-	return run->result;
+	return err;
 }
 
 static int start(struct serve_run *run)
@@ -638,7 +609,7 @@ static int start(struct serve_run *run)
 int cmd_serve(int argc, char **argv)
 {
 	struct serve_opts opts = {};
-	struct serve_run run = { .opts = &opts, .timer_fd = -1, .signal_fd = -1,
+	struct serve_run run = { .opts = &opts, .loop = { .signal_fd = -1, .timer_fd = -1 },
 				 .hotplug = { .fd = -1 } };
 	const char *bad = NULL;
 	int ret;
@@ -676,10 +647,7 @@ out:
 		mhd.stop_daemon(run.httpd);
 	if (mhd.handle)
 		dlclose(mhd.handle);
-	if (run.timer_fd >= 0)
-		close(run.timer_fd);
-	if (run.signal_fd >= 0)
-		close(run.signal_fd);
+	cl_cmd_loop_close(&run.loop);
 	cl_series_free(&run.series);
 	cl_rows_free(&run.rows);
 	cl_ledger_free(run.ledger);

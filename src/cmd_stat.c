@@ -72,8 +72,7 @@ struct stat_run {
 	struct cl_hotplug_watch hotplug;
 	struct cl_preemptors *preemptors;
 	struct cl_cgroups *cgroups;
-	int timer_fd;
-	int signal_fd;
+	struct cl_cmd_loop loop;
 	uint64_t last_mono;	/* start of the current interval */
 	uint64_t next_mono;	/* when it ends */
 	uint64_t end_mono;	/* end of --duration, 0 for none */
@@ -316,29 +315,6 @@ static int check_events(struct stat_run *run)
 	}
 }
 
-static int check_pids(const struct stat_opts *opts)
-{
-	for (size_t i = 0; i < opts->nr_pids; i++) {
-		pid_t pid = (pid_t)opts->pids[i], tgid;
-		int err = cl_process_exists(pid, &tgid);
-
-		if (err == -ESRCH) {
-			cl_err("no process with PID %d", pid);
-			return CL_EXIT_FAIL;
-		}
-		if (err) {
-			cl_err("cannot read /proc/%d/status: %s", pid, strerror(-err));
-			return CL_EXIT_FAIL;
-		}
-		if (tgid != pid) {
-			cl_err("%d is a thread of process %d: use -p %d (and -t for threads)", pid,
-			       tgid, tgid);
-			return CL_EXIT_FAIL;
-		}
-	}
-	return 0;
-}
-
 static void fill_interval(struct stat_run *run, struct cl_interval *interval, uint64_t mono,
 			  uint64_t real)
 {
@@ -547,7 +523,7 @@ static int arm_timer(struct stat_run *run)
 
 	if (run->end_mono && run->end_mono < at)
 		at = run->end_mono;
-	return cl_timerfd_at(run->timer_fd, at);
+	return cl_timerfd_at(run->loop.timer_fd, at);
 }
 
 static int on_timer(void *ctx, uint32_t events)
@@ -556,7 +532,7 @@ static int on_timer(void *ctx, uint32_t events)
 	bool last;
 	int ret;
 
-	cl_timerfd_ack(run->timer_fd);
+	cl_timerfd_ack(run->loop.timer_fd);
 	if (cl_now_mono_ns() < run->next_mono &&
 	    !(run->end_mono && cl_now_mono_ns() >= run->end_mono))
 		return arm_timer(run); /* early wakeup */
@@ -585,52 +561,30 @@ static int on_exits(void *ctx, uint32_t events)
 	return 0;
 }
 
-static int on_signal(void *ctx, uint32_t events)
-{
-	struct stat_run *run = ctx;
-	int sig = cl_signalfd_read(run->signal_fd);
-	int ret;
-
-	if (sig < 0)
-		return 0;
-	cl_dbg("signal %d: reporting the partial interval", sig);
-	ret = report(run);
-	run->result = ret >= 0 ? ret : CL_EXIT_OK;
-	return CL_LOOP_STOP;
-}
-
 static int run_loop(struct stat_run *run)
 {
-	struct cl_loop *loop;
-	int err, ret = CL_EXIT_FAIL;
+	int err, ret;
 
-	loop = cl_loop_new();
-	if (!loop) {
-		cl_err("creating the event loop: %s", strerror(errno));
-		return CL_EXIT_FAIL;
-	}
-	err = cl_loop_add(loop, run->signal_fd, on_signal, run);
+	err = cl_cmd_loop_add(&run->loop, cl_collector_exit_fd(run->collector), on_exits, run);
 	if (!err)
-		err = cl_loop_add(loop, run->timer_fd, on_timer, run);
-	if (!err)
-		err = cl_loop_add(loop, cl_collector_exit_fd(run->collector), on_exits, run);
-	if (!err)
-		err = cl_hotplug_watch_start(&run->hotplug, loop, run->collector, "counters");
+		err = cl_hotplug_watch_start(&run->hotplug, run->loop.loop, run->collector,
+					     "counters");
 	if (!err)
 		err = arm_timer(run);
 	if (err) {
 		cl_err("setting up the event loop: %s", strerror(-err));
-		goto out;
+		ret = CL_EXIT_FAIL;
+	} else {
+		ret = cl_cmd_loop_run(&run->loop);
 	}
-	err = cl_loop_run(loop);
-	if (err < 0) {
-		cl_err("event loop: %s", strerror(-err));
-		goto out;
+	if (!ret && run->loop.signal) {
+		/* SIGINT/SIGTERM: what was collected so far is an interval too. */
+		ret = report(run);
+		ret = ret >= 0 ? ret : CL_EXIT_OK;
+	} else if (!ret) {
+		ret = run->result;
 	}
-	ret = run->result;
-out:
 	cl_hotplug_watch_stop(&run->hotplug);
-	cl_loop_free(loop);
 	return ret;
 }
 
@@ -704,13 +658,8 @@ static int start(struct stat_run *run)
 	/* Filtered views list every selected task, idle or not. */
 	run->rows.keep_idle = opts->nr_pids || opts->comm;
 
-	run->signal_fd = cl_signalfd_open();
-	run->timer_fd = cl_timerfd_open();
-	if (run->signal_fd < 0 || run->timer_fd < 0) {
-		cl_err("setting up signals and timers: %s",
-		       strerror(-(run->signal_fd < 0 ? run->signal_fd : run->timer_fd)));
+	if (cl_cmd_loop_open(&run->loop, on_timer, run))
 		return CL_EXIT_FAIL;
-	}
 	/* The baseline: everything before this belongs to no interval. */
 	run->last_mono = cl_now_mono_ns();
 	err = cl_collector_pass(run->collector, run->ledger);
@@ -749,7 +698,7 @@ int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts opts = {};
 	struct stat_run run = {
-		.opts = &opts, .timer_fd = -1, .signal_fd = -1, .hotplug = { .fd = -1 },
+		.opts = &opts, .loop = { .signal_fd = -1, .timer_fd = -1 }, .hotplug = { .fd = -1 },
 		.self = { .stats_fd = -1 },
 	};
 	const struct cl_sink_ops *sink_ops;
@@ -789,7 +738,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	cl_sink_init(&run.sink, sink_ops, &run.schema, stdout);
 
-	ret = check_pids(&opts);
+	ret = cl_check_pids(CMD, opts.pids, opts.nr_pids);
 	if (ret)
 		goto out;
 	ret = cl_check_bpf_ready(CMD);
@@ -801,10 +750,7 @@ int cmd_stat(int argc, char **argv)
 	if (ret < 0)
 		ret = run_loop(&run);
 out:
-	if (run.timer_fd >= 0)
-		close(run.timer_fd);
-	if (run.signal_fd >= 0)
-		close(run.signal_fd);
+	cl_cmd_loop_close(&run.loop);
 	if (run.self.stats_fd >= 0)
 		close(run.self.stats_fd);
 	cl_rows_free(&run.rows);

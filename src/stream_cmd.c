@@ -40,8 +40,7 @@ struct stream_run {
 	char kernel[256];
 	char online_list[1024];
 	char filter[256];
-	int signal_fd;
-	int timer_fd;
+	struct cl_cmd_loop loop;
 	uint64_t next_flush;
 	uint64_t end_mono;
 	int sink_err;		/* first error from the sink */
@@ -134,28 +133,6 @@ static const struct cl_stream_sink_ops *pick_sink(struct stream_run *run)
 	if (run->cmd->mode == CL_MODE_TRACE && !strcmp(format, "text"))
 		return &cl_trace_text_ops;
 	return NULL;
-}
-
-static int check_pids(struct stream_cmd *cmd)
-{
-	for (size_t i = 0; i < cmd->nr_pids; i++) {
-		pid_t pid = (pid_t)cmd->pids[i], tgid;
-		int err = cl_process_exists(pid, &tgid);
-
-		if (err == -ESRCH) {
-			cl_err("no process with PID %d", pid);
-			return CL_EXIT_FAIL;
-		}
-		if (err) {
-			cl_err("cannot read /proc/%d/status: %s", pid, strerror(-err));
-			return CL_EXIT_FAIL;
-		}
-		if (tgid != pid) {
-			cl_err("%d is a thread of process %d: use -p %d", pid, tgid, tgid);
-			return CL_EXIT_FAIL;
-		}
-	}
-	return 0;
 }
 
 /* Like perf record: an existing database is kept as FILE.old, not overwritten. */
@@ -280,7 +257,7 @@ static int on_timer(void *ctx, uint32_t events)
 	struct stream_run *run = ctx;
 	uint64_t now = cl_now_mono_ns(), at;
 
-	cl_timerfd_ack(run->timer_fd);
+	cl_timerfd_ack(run->loop.timer_fd);
 	if (consume(run))
 		return stop_with(run, run->sink_err == -EPIPE ? CL_EXIT_OK : CL_EXIT_FAIL);
 	cl_hotplug_sync(&run->hotplug);
@@ -293,19 +270,8 @@ static int on_timer(void *ctx, uint32_t events)
 	at = run->next_flush;
 	if (run->end_mono && run->end_mono < at)
 		at = run->end_mono;
-	cl_timerfd_at(run->timer_fd, at);
+	cl_timerfd_at(run->loop.timer_fd, at);
 	return 0;
-}
-
-static int on_signal(void *ctx, uint32_t events)
-{
-	struct stream_run *run = ctx;
-	int sig = cl_signalfd_read(run->signal_fd);
-
-	if (sig < 0)
-		return 0;
-	cl_dbg("signal %d: writing what was collected", sig);
-	return stop_with(run, CL_EXIT_OK);
 }
 
 static void describe_filter(struct stream_run *run)
@@ -407,26 +373,15 @@ static int open_everything(struct stream_run *run, const struct cl_stream_sink_o
 
 static int loop(struct stream_run *run)
 {
-	struct cl_loop *loop = cl_loop_new();
 	int err;
 
-	if (!loop) {
-		cl_err("creating the event loop: %s", strerror(errno));
+	if (cl_cmd_loop_open(&run->loop, on_timer, run))
 		return CL_EXIT_FAIL;
-	}
-	run->signal_fd = cl_signalfd_open();
-	run->timer_fd = cl_timerfd_open();
-	err = run->signal_fd < 0 ? run->signal_fd : run->timer_fd < 0 ? run->timer_fd : 0;
-	if (!err)
-		err = cl_loop_add(loop, run->signal_fd, on_signal, run);
-	if (!err)
-		err = cl_loop_add(loop, run->timer_fd, on_timer, run);
-	if (!err)
-		err = cl_loop_add(loop, cl_collector_stream_fd(run->collector), on_ring, run);
+	err = cl_cmd_loop_add(&run->loop, cl_collector_stream_fd(run->collector), on_ring, run);
 	run->hotplug.on_change = on_cpu_change;
 	run->hotplug.ctx = run;
 	if (!err)
-		err = cl_hotplug_watch_start(&run->hotplug, loop, run->collector,
+		err = cl_hotplug_watch_start(&run->hotplug, run->loop.loop, run->collector,
 					     run->cmd->mode == CL_MODE_RECORD ? "counters and tick"
 									     : "counters");
 	if (!err) {
@@ -434,26 +389,22 @@ static int loop(struct stream_run *run)
 		run->end_mono = run->cmd->duration_ns ? run->summary.start_mono_ns +
 								run->cmd->duration_ns
 						      : 0;
-		err = cl_timerfd_at(run->timer_fd, run->end_mono && run->end_mono < run->next_flush
-							   ? run->end_mono
-							   : run->next_flush);
+		err = cl_timerfd_at(run->loop.timer_fd,
+				    run->end_mono && run->end_mono < run->next_flush
+					    ? run->end_mono
+					    : run->next_flush);
 	}
 	if (err) {
 		cl_err("setting up the event loop: %s", strerror(-err));
-		cl_loop_free(loop);
 		return CL_EXIT_FAIL;
 	}
 	if (isatty(STDERR_FILENO))
 		cl_info("%s; Ctrl-C to stop", run->cmd->mode == CL_MODE_RECORD ? "recording"
 										: "tracing");
-	err = cl_loop_run(loop);
+	err = cl_cmd_loop_run(&run->loop);
 	cl_hotplug_watch_stop(&run->hotplug);
-	cl_loop_free(loop);
-	if (err < 0) {
-		cl_err("event loop: %s", strerror(-err));
-		return CL_EXIT_FAIL;
-	}
-	return run->result;
+	/* A signal ends the run cleanly: finish() writes what was collected. */
+	return err ? err : run->loop.signal ? CL_EXIT_OK : run->result;
 }
 
 /* Drains what is left, writes the summary and closes the sink. */
@@ -492,7 +443,7 @@ static int finish(struct stream_run *run, int code)
 
 int stream_cmd_run(struct stream_cmd *cmd)
 {
-	struct stream_run run = { .cmd = cmd, .signal_fd = -1, .timer_fd = -1,
+	struct stream_run run = { .cmd = cmd, .loop = { .signal_fd = -1, .timer_fd = -1 },
 				  .hotplug = { .fd = -1 } };
 	const struct cl_stream_sink_ops *ops;
 	int ret;
@@ -515,7 +466,7 @@ int stream_cmd_run(struct stream_cmd *cmd)
 		goto out;
 	}
 	cl_stream_schema_build(&run.schema, cmd->mode, &run.events);
-	ret = check_pids(cmd);
+	ret = cl_check_pids(cmd->name, cmd->pids, cmd->nr_pids);
 	if (ret)
 		goto out;
 	ret = cl_check_bpf_ready(cmd->name);
@@ -532,10 +483,7 @@ int stream_cmd_run(struct stream_cmd *cmd)
 		ret = loop(&run);
 	ret = finish(&run, ret);
 out:
-	if (run.timer_fd >= 0)
-		close(run.timer_fd);
-	if (run.signal_fd >= 0)
-		close(run.signal_fd);
+	cl_cmd_loop_close(&run.loop);
 	cl_collector_close(run.collector);
 	free(run.lost);
 	free(run.ticks);
