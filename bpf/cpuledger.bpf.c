@@ -468,6 +468,21 @@ static __always_inline void fill_values(struct cl_task_record *rec, struct task_
 	read_task_values(task, rec->values.v);
 }
 
+/*
+ * Wake the reader when the unread data crosses @threshold with this record,
+ * once per batch, not for every record while it stays above (a busy reader
+ * would otherwise cost an irq_work per record); and always past four times
+ * the threshold, when the reader may have missed a crossing.
+ */
+static __always_inline __u64 wakeup_flags(__u64 avail, __u64 size, __u64 threshold)
+{
+	if (avail >= 4 * threshold)
+		return BPF_RB_FORCE_WAKEUP;
+	if (avail >= threshold && avail < threshold + size + 2 * BPF_RINGBUF_HDR_SZ)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
 /* Final totals of a task at its last switch (its state is TASK_DEAD). */
 static __always_inline void emit_exit(struct task_struct *task, struct cl_task_acct *acct)
 {
@@ -485,9 +500,8 @@ static __always_inline void emit_exit(struct task_struct *task, struct cl_task_a
 	fill_identity(rec, task);
 	fill_values(rec, task, acct);
 	/* A storm of exits wakes the reader early rather than losing some. */
-	bpf_ringbuf_submit(rec, bpf_ringbuf_query(&exits, BPF_RB_AVAIL_DATA) >= exit_wakeup_bytes
-					? BPF_RB_FORCE_WAKEUP
-					: BPF_RB_NO_WAKEUP);
+	bpf_ringbuf_submit(rec, wakeup_flags(bpf_ringbuf_query(&exits, BPF_RB_AVAIL_DATA),
+					     sizeof(*rec), exit_wakeup_bytes));
 }
 
 /* stat: charge @prev for its run, at its switch-out (or, from flush, up to now). */
@@ -518,14 +532,10 @@ static __always_inline void stat_charge(struct task_struct *prev, struct task_st
 		emit_exit(prev, per_cpu_mode ? NULL : acct);
 }
 
-/* Submits a stream record, waking the consumer only past wakeup_bytes. */
-static __always_inline void stream_submit(void *rec)
+static __always_inline void stream_submit(void *rec, __u64 size)
 {
-	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes
-			      ? BPF_RB_FORCE_WAKEUP
-			      : BPF_RB_NO_WAKEUP;
-
-	bpf_ringbuf_submit(rec, flags);
+	bpf_ringbuf_submit(rec, wakeup_flags(bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA), size,
+					     wakeup_bytes));
 }
 
 /* record: close @task's slice of this CPU now, open the next one. */
@@ -570,7 +580,7 @@ static __always_inline void close_slice(struct task_struct *task, __u32 end)
 			break;
 		rec->counters[i] = deltas[i];
 	}
-	stream_submit(rec);
+	stream_submit(rec, sizeof(*rec) + nr_counters * sizeof(__u64));
 }
 
 /* trace: how long @prev waited for the run now ending, ~0 if unknown. */
@@ -638,7 +648,7 @@ static __always_inline void trace_switch(bool preempt, struct task_struct *prev,
 			break;
 		rec->counters[i] = deltas[i];
 	}
-	stream_submit(rec);
+	stream_submit(rec, sizeof(*rec) + nr_counters * sizeof(__u64));
 }
 
 SEC("tp_btf/sched_switch")

@@ -11,6 +11,7 @@
 
 #include "core/cgroups.h"
 #include "core/collector.h"
+#include "core/ringbuf.h"
 #include "cpuledger.skel.h"
 
 _Static_assert(sizeof(struct cl_task_record) == 88 + 8 * CL_V_NR, "cl_task_record layout changed");
@@ -30,7 +31,7 @@ struct cl_collector {
 	struct cpuledger_bpf *skel;
 	struct cl_perf_counters perf;
 	struct ring_buffer *exits;	/* stat */
-	struct ring_buffer *stream;	/* record/trace */
+	struct cl_ringbuf *stream;	/* record/trace */
 	struct cl_ledger *ledger;	/* the one being fed during a pass */
 	const char *sysfs_root;
 	unsigned int nr_cpus;		/* possible */
@@ -218,7 +219,7 @@ void cl_collector_drain_diag(struct cl_collector *c)
 		ring_buffer__consume(c->diag);
 }
 
-static int on_stream_record(void *ctx, void *data, size_t size)
+static int on_stream_record(void *ctx, const void *data, size_t size)
 {
 	struct cl_collector *c = ctx;
 
@@ -383,8 +384,7 @@ int cl_collector_open(struct cl_collector **out, const struct cl_collector_opts 
 		c->exits = ring_buffer__new(bpf_map__fd(c->skel->maps.exits), on_exit_record, c,
 					    NULL);
 	else
-		c->stream = ring_buffer__new(bpf_map__fd(c->skel->maps.events), on_stream_record,
-					     c, NULL);
+		c->stream = cl_ringbuf_new(bpf_map__fd(c->skel->maps.events), on_stream_record, c);
 	if (!c->exits && !c->stream) {
 		err = fail(errmsg, errmsg_size, -errno, "setting up the ring buffer");
 		goto err_skel;
@@ -440,7 +440,7 @@ err_ring:
 	ring_buffer__free(c->diag);
 	ring_buffer__free(c->cgroup_events);
 	ring_buffer__free(c->exits);
-	ring_buffer__free(c->stream);
+	cl_ringbuf_free(c->stream);
 err_skel:
 	cpuledger_bpf__destroy(c->skel);
 err_perf:
@@ -465,7 +465,7 @@ void cl_collector_close(struct cl_collector *c)
 	ring_buffer__free(c->diag);
 	ring_buffer__free(c->cgroup_events);
 	ring_buffer__free(c->exits);
-	ring_buffer__free(c->stream);
+	cl_ringbuf_free(c->stream);
 	cpuledger_bpf__destroy(c->skel);
 	cl_perf_counters_free(&c->perf);
 	free(c->ticks);
@@ -622,7 +622,7 @@ int cl_collector_drain_exits(struct cl_collector *c, struct cl_ledger *ledger)
 
 int cl_collector_stream_fd(const struct cl_collector *c)
 {
-	return c->stream ? ring_buffer__epoll_fd(c->stream) : -1;
+	return c->stream ? cl_ringbuf_fd(c->stream) : -1;
 }
 
 int cl_collector_stream_consume(struct cl_collector *c)
@@ -631,7 +631,7 @@ int cl_collector_stream_consume(struct cl_collector *c)
 
 	if (!c->stream)
 		return -EINVAL;
-	n = ring_buffer__consume(c->stream);
+	n = cl_ringbuf_consume(c->stream);
 	cl_collector_drain_diag(c);
 	memcpy(c->stats.bpf, c->skel->bss->stats, sizeof(c->stats.bpf));
 	return n;

@@ -250,5 +250,11 @@ int main(int argc, char **argv)
 		pthread_barrier_wait(&stop_seen);
 	for (int i = 1; i < cfg.threads; i++)
 		pthread_join(tids[i], NULL);
+	/*
+	 * Single-threaded with a report: exit right away, so that as little as
+	 * possible (a preemption) can happen between the report and the exit.
+	 */
+	if (cfg.report && cfg.threads == 1 && !cfg.stop)
+		_exit(0);
 	return 0;
 }
