@@ -95,7 +95,7 @@ check: tests
 	$(Q)tests/run.sh
 
 bench: $(BUILD)/cpuledger $(WORKLOAD_BINS)
-	$(Q)bench/run.sh
+	$(Q)BUILD=$(BUILD) bench/run.sh
 
 format-check:
 	$(Q)clang-format --dry-run --Werror $(CORE_SRCS) $(CMD_SRCS) $(HEADERS) $(BPF_SRCS)
