@@ -33,8 +33,16 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# Installing test tools must not start daemons (prometheus ships a service):
+# a policy-rc.d that says no, for the duration of this install only.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 # A fresh system has no package lists yet; refresh them if the install fails.
+# apt's chatter goes to stderr: stdout belongs to what runs after us.
 if ! apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
-	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	apt-get update -q >&2
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi

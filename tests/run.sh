@@ -20,11 +20,17 @@ run_one() {
 	"$@" >"$out" 2>&1
 	rc=$?
 	sed 's/^/    /' "$out"
-	local ok nok sk
+	local ok nok sk plan
 	ok=$(grep -c '^ok ' "$out")
 	nok=$(grep -c '^not ok ' "$out")
 	sk=$(grep -c '^ok .*# SKIP' "$out")
 	ok=$((ok - sk))
+	# A plan ("1..N") that the lines do not add up to hides a result: a failure.
+	plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$out" | cut -d. -f3)
+	if [ -n "$plan" ] && [ "$rc" != 77 ] && [ $((ok + sk + nok)) != "$plan" ]; then
+		echo "    (plan says $plan results, $((ok + sk + nok)) were printed)"
+		nok=$((nok + 1))
+	fi
 	if [ "$rc" = 77 ]; then
 		skipped=$((skipped + 1 + sk))
 		echo "    (skipped: $(grep -m1 '^# skip' "$out" | sed 's/^# skip: //'))"

@@ -84,15 +84,13 @@ int cl_ringbuf_consume(struct cl_ringbuf *rb)
 		while (cons < prod) {
 			const __u32 *hdr = (const __u32 *)(rb->data + (cons & rb->mask));
 			__u32 len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+			__u32 size = len & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
 
 			if (len & BPF_RINGBUF_BUSY_BIT)
 				goto out; /* reserved, not committed yet */
-			cons += (len & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT)) +
-				BPF_RINGBUF_HDR_SZ;
-			cons = (cons + 7) & ~7UL;
+			cons = (cons + size + BPF_RINGBUF_HDR_SZ + 7) & ~7UL;
 			if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
-				err = rb->fn(rb->ctx, (const char *)hdr + BPF_RINGBUF_HDR_SZ,
-					     len & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT));
+				err = rb->fn(rb->ctx, (const char *)hdr + BPF_RINGBUF_HDR_SZ, size);
 				if (err)
 					goto out;
 				count++;

@@ -224,3 +224,8 @@ make_cgroup2() {
 csv_col() {
 	head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1
 }
+
+# jq -e, quietly: for check "..." jq_ok FILTER FILE.
+jq_ok() {
+	jq -e "$@" >/dev/null
+}

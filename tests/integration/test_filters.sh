@@ -84,8 +84,8 @@ out=$TEST_TMP/out.jsonl
 "$CPULEDGER" stat -f json -i 300ms -d 700ms >"$out" 2>/dev/null
 check_ge "json: rows" "$(wc -l <"$out")" 2
 check "json: every line is an object with the documented keys" \
-	jq -e -s 'all(.[]; has("time_ns") and has("interval_ns") and has("pid") and has("comm")
+	jq_ok -s 'all(.[]; has("time_ns") and has("interval_ns") and has("pid") and has("comm")
 		and has("cgroup_id") and has("oncpu_ns") and has("vol_switches") and has("invol_switches")
-		and has("page_faults") and has("ipc"))' "$out" >/dev/null
+		and has("page_faults") and has("ipc"))' "$out"
 
 done_testing

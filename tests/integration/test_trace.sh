@@ -66,9 +66,9 @@ check "end report on stderr" grep -q 'switches written, 0 lost' "$TEST_TMP/err"
 
 # JSON Lines.
 "$CPULEDGER" trace -f json -d 300ms >"$TEST_TMP/t.jsonl" 2>/dev/null
-check "json: objects with the documented keys" jq -e -s 'length > 0 and all(.[]; has("time_ns")
+check "json: objects with the documented keys" jq_ok -s 'length > 0 and all(.[]; has("time_ns")
 	and has("cpu") and has("prev_pid") and has("prev_state") and has("next_comm")
-	and has("run_ns"))' "$TEST_TMP/t.jsonl" >/dev/null
+	and has("run_ns"))' "$TEST_TMP/t.jsonl"
 
 # A tiny ring buffer and a reader that stalls for a while (a full pipe):
 # the kernel side drops, counts, and the text says so.
