@@ -70,7 +70,7 @@ $(BUILD)/cpuledger: $(CMD_OBJS) $(BUILD)/libcpuledger.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -lm -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libcpuledger.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h tests/unit/golden.h $(BUILD)/libcpuledger.a
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit $< $(BUILD)/libcpuledger.a $(LDLIBS) -lm -o $@

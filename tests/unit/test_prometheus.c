@@ -25,7 +25,7 @@
 #include <stdlib.h>
 
 #include "sinks/prometheus.h"
-#include "unit.h"
+#include "golden.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 
@@ -545,90 +545,19 @@ static bool test_lint(void)
 
 /* Golden files */
 
-static char *read_file(const char *path, size_t *len)
-{
-	char *text = NULL;
-	FILE *in, *out;
-	char buf[4096];
-	size_t n;
-
-	in = fopen(path, "r");
-	if (!in)
-		return NULL;
-	out = open_memstream(&text, len);
-	if (!out) {
-		fclose(in);
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
-	fclose(out);
-	return text;
-}
-
-static bool update_golden(void)
-{
-	const char *update = getenv("UPDATE_GOLDEN");
-
-	return update && !strcmp(update, "1");
-}
-
-static void show_difference(const char *got, size_t got_len, const char *want, size_t want_len)
-{
-	size_t i, line = 1, col = 1;
-
-	for (i = 0; i < got_len && i < want_len && got[i] == want[i]; i++) {
-		col++;
-		if (got[i] == '\n') {
-			line++;
-			col = 1;
-		}
-	}
-	unit_note("first difference at line %zu, column %zu (%zu bytes vs %zu golden)", line, col,
-		  got_len, want_len);
-}
-
 static bool check_golden(enum cl_row_level level, bool openmetrics, const char *file)
 {
-	const char *dir = getenv("GOLDEN_DIR");
-	size_t len = 0, want_len = 0;
-	char *text, *want = NULL;
+	size_t len = 0;
 	struct fixture f;
-	char path[512];
-	bool ok = false;
+	char *text;
+	bool ok;
 
 	if (!fixture_init(&f, EVENTS, level, openmetrics))
 		return false;
 	text = render(&f, &len);
 	if (!expect(text != NULL))
 		return false;
-	if (!lint(text, openmetrics))
-		goto out_text;
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/unit/golden", file);
-	if (update_golden()) {
-		FILE *out = fopen(path, "w");
-
-		ok = expect(out != NULL) && expect(fwrite(text, 1, len, out) == len);
-		if (out)
-			ok = expect(fclose(out) == 0) && ok;
-		if (ok)
-			fprintf(stderr, "# wrote %s\n", path);
-		goto out_text;
-	}
-	want = read_file(path, &want_len);
-	if (!expect(want != NULL, "(golden file; UPDATE_GOLDEN=1 writes it)")) {
-		unit_note("%s", path);
-		goto out_text;
-	}
-	ok = expect_u64(len, want_len) && expect(!memcmp(text, want, len));
-	if (!ok) {
-		show_difference(text, len, want, want_len);
-		unit_note("%s; this run's output follows", path);
-		fprintf(stderr, "%.*s", (int)len, text);
-	}
-out_text:
-	free(want);
+	ok = lint(text, openmetrics) && unit_golden_check(file, text, len);
 	free(text);
 	return ok;
 }
