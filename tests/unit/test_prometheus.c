@@ -244,44 +244,6 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
-/* Well-formed UTF-8 (RFC 3629): what Prometheus requires of label values. */
-static bool valid_utf8(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned char c = s[i];
-		size_t n;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
-			return false;
-		}
-		for (size_t k = 1; k <= n; k++) {
-			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += n + 1;
-	}
-	return true;
-}
-
 static struct family *find_family(struct lint *l, const char *name, size_t len)
 {
 	for (size_t i = 0; i < l->nr_families; i++) {
@@ -411,7 +373,7 @@ static bool lint_sample(struct lint *l, const char *line, size_t len)
 			}
 			if (p >= end)
 				return lint_fail(l, line, len, "unterminated label value");
-			if (!valid_utf8((const unsigned char *)value_start,
+			if (!unit_valid_utf8((const unsigned char *)value_start,
 					(size_t)(p - value_start)))
 				return lint_fail(l, line, len, "label value is not UTF-8");
 			p++;

@@ -320,52 +320,6 @@ static bool test_lookup(void)
 	       expect(cl_sink_lookup("CSV") == NULL);
 }
 
-/* Does @s hold only well-formed UTF-8 (RFC 3629)? */
-static bool valid_utf8(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned char c = s[i];
-		size_t n;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
-			return false;
-		}
-		if (i + n >= len)
-			return false;
-		for (size_t k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += n + 1;
-	}
-	return true;
-}
-
-/*
- * The kernel cuts comm at 15 bytes, in the middle of a UTF-8 character if
- * it comes to that (and comm can be any bytes at all). JSON text must be
- * UTF-8 (RFC 8259, section 8.1): the JSON line still is, and keeps what
- * was whole.
- */
 static bool test_json_utf8(void)
 {
 	/* "ab日本語の" and the first byte of "ス": 15 bytes. */
@@ -374,11 +328,11 @@ static bool test_json_utf8(void)
 	bool ok;
 
 	/* The checker itself first. */
-	ok = expect(valid_utf8((const unsigned char *)cut, 14)) &&
-	     expect(!valid_utf8((const unsigned char *)cut, 15)) &&
-	     expect(valid_utf8((const unsigned char *)"\xf0\x9f\x98\x80", 4)) &&
-	     expect(!valid_utf8((const unsigned char *)"\xc0\xaf", 2)) &&
-	     expect(!valid_utf8((const unsigned char *)"\xed\xa0\x80", 3));
+	ok = expect(unit_valid_utf8((const unsigned char *)cut, 14)) &&
+	     expect(!unit_valid_utf8((const unsigned char *)cut, 15)) &&
+	     expect(unit_valid_utf8((const unsigned char *)"\xf0\x9f\x98\x80", 4)) &&
+	     expect(!unit_valid_utf8((const unsigned char *)"\xc0\xaf", 2)) &&
+	     expect(!unit_valid_utf8((const unsigned char *)"\xed\xa0\x80", 3));
 	for (size_t i = 0; i < ARRAY_SIZE(comms); i++) {
 		const struct task_delta delta = { 9, 9, comms[i], comms[i], 1, 1000 };
 		struct cl_sink sink;
@@ -399,7 +353,7 @@ static bool test_json_utf8(void)
 		case_ok = expect_int(cl_sink_start(&sink), 0) &&
 			  expect_int(cl_sink_write(&sink, &f.rows, &intervals[0]), 0);
 		fclose(out);
-		case_ok = case_ok && expect(valid_utf8((const unsigned char *)text, len));
+		case_ok = case_ok && expect(unit_valid_utf8((const unsigned char *)text, len));
 		if (case_ok && i == 0)
 			case_ok = expect(strstr(text, "\"comm\":\"ab\xe6\x97\xa5\xe6\x9c\xac"
 						      "\xe8\xaa\x9e\xe3\x81\xae") != NULL);
