@@ -532,8 +532,32 @@ static __always_inline void stat_charge(struct task_struct *prev, struct task_st
 		emit_exit(prev, per_cpu_mode ? NULL : acct);
 }
 
+/* A stream record of @size bytes plus the counters; a full ring is counted on this CPU. */
+static __always_inline void *stream_reserve(struct cl_cpu_state *state, __u64 size)
+{
+	void *rec = bpf_ringbuf_reserve(&events, size + nr_counters * sizeof(__u64), 0);
+
+	if (!rec)
+		state->ring_drops++;
+	return rec;
+}
+
+static __always_inline void stream_copy_counters(__u64 *dst, const __u64 *deltas)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < CL_MAX_COUNTERS; i++) {
+		if (i >= nr_counters)
+			break;
+		dst[i] = deltas[i];
+	}
+}
+
+/* Submits a record reserved by stream_reserve(); @size as given to it. */
 static __always_inline void stream_submit(void *rec, __u64 size)
 {
+	size += nr_counters * sizeof(__u64);
 	bpf_ringbuf_submit(rec, wakeup_flags(bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA), size,
 					     wakeup_bytes));
 }
@@ -545,7 +569,6 @@ static __always_inline void close_slice(struct task_struct *task, __u32 end)
 	struct cl_slice_record *rec;
 	struct cl_cpu_state *state;
 	__u64 now, start;
-	int i;
 
 	state = read_counter_deltas(deltas);
 	if (!state)
@@ -558,11 +581,9 @@ static __always_inline void close_slice(struct task_struct *task, __u32 end)
 	/* Idle is not a slice; nor is time before the first switch we saw. */
 	if (!start || !task->pid || !task_selected(task))
 		return;
-	rec = bpf_ringbuf_reserve(&events, sizeof(*rec) + nr_counters * sizeof(__u64), 0);
-	if (!rec) {
-		state->ring_drops++;
+	rec = stream_reserve(state, sizeof(*rec));
+	if (!rec)
 		return;
-	}
 	rec->kind = CL_REC_SLICE;
 	rec->cpu = bpf_get_smp_processor_id();
 	rec->start_ns = start;
@@ -574,13 +595,8 @@ static __always_inline void close_slice(struct task_struct *task, __u32 end)
 				  process_comm ? task->group_leader->comm : task->comm);
 	rec->end = end;
 	rec->nr_counters = nr_counters;
-#pragma unroll
-	for (i = 0; i < CL_MAX_COUNTERS; i++) {
-		if (i >= nr_counters)
-			break;
-		rec->counters[i] = deltas[i];
-	}
-	stream_submit(rec, sizeof(*rec) + nr_counters * sizeof(__u64));
+	stream_copy_counters(rec->counters, deltas);
+	stream_submit(rec, sizeof(*rec));
 }
 
 /* trace: how long @prev waited for the run now ending, ~0 if unknown. */
@@ -611,7 +627,6 @@ static __always_inline void trace_switch(bool preempt, struct task_struct *prev,
 	struct cl_switch_record *rec;
 	struct cl_cpu_state *state;
 	__u64 now, last;
-	int i;
 
 	state = read_counter_deltas(deltas);
 	if (!state)
@@ -621,11 +636,9 @@ static __always_inline void trace_switch(bool preempt, struct task_struct *prev,
 	state->switch_ns = now;
 	if (!task_selected(prev) && !task_selected(next))
 		return;
-	rec = bpf_ringbuf_reserve(&events, sizeof(*rec) + nr_counters * sizeof(__u64), 0);
-	if (!rec) {
-		state->ring_drops++;
+	rec = stream_reserve(state, sizeof(*rec));
+	if (!rec)
 		return;
-	}
 	rec->kind = CL_REC_SWITCH;
 	rec->cpu = bpf_get_smp_processor_id();
 	rec->time_ns = now;
@@ -642,13 +655,8 @@ static __always_inline void trace_switch(bool preempt, struct task_struct *prev,
 	/* A preempted task is runnable whatever its state says (it was about to sleep). */
 	rec->prev_state = preempt ? CL_STATE_PREEMPTED : get_task_state(prev);
 	rec->nr_counters = nr_counters;
-#pragma unroll
-	for (i = 0; i < CL_MAX_COUNTERS; i++) {
-		if (i >= nr_counters)
-			break;
-		rec->counters[i] = deltas[i];
-	}
-	stream_submit(rec, sizeof(*rec) + nr_counters * sizeof(__u64));
+	stream_copy_counters(rec->counters, deltas);
+	stream_submit(rec, sizeof(*rec));
 }
 
 SEC("tp_btf/sched_switch")
