@@ -507,11 +507,26 @@ static bool test_record_valid(void)
 	return ok;
 }
 
-/* Raw task->__state at switch-out, as the BPF side reads it (0 when preempted). */
-static const struct {
+struct state_case {
 	uint32_t state;
 	const char *name;
-} state_cases[] = {
+};
+
+static bool check_state_names(const struct state_case *cases, size_t n)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!expect_str(cl_task_state_name(cases[i].state), cases[i].name)) {
+			unit_note("state 0x%x", cases[i].state);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* Raw task->__state at switch-out, as the BPF side reads it (0 when preempted). */
+static const struct state_case state_cases[] = {
 	{ 0x0000, "R" },	/* TASK_RUNNING */
 	{ 0x0001, "S" },	/* TASK_INTERRUPTIBLE */
 	{ 0x0002, "D" },	/* TASK_UNINTERRUPTIBLE */
@@ -531,15 +546,7 @@ static const struct {
 
 static bool test_task_state_name(void)
 {
-	bool ok = true;
-
-	for (size_t i = 0; i < ARRAY_SIZE(state_cases); i++) {
-		if (!expect_str(cl_task_state_name(state_cases[i].state), state_cases[i].name)) {
-			unit_note("state 0x%x", state_cases[i].state);
-			ok = false;
-		}
-	}
-	return ok;
+	return check_state_names(state_cases, ARRAY_SIZE(state_cases));
 }
 
 /*
@@ -553,22 +560,12 @@ static bool test_task_state_name(void)
  */
 static bool test_task_state_like_tracepoint(void)
 {
-	static const struct {
-		uint32_t state;
-		const char *name;
-	} cases[] = {
+	static const struct state_case cases[] = {
 		{ 0x1000, "D" },	/* TASK_RTLOCK_WAIT */
 		{ 0x8000, "D" },	/* TASK_FROZEN */
 	};
-	bool ok = true;
 
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		if (!expect_str(cl_task_state_name(cases[i].state), cases[i].name)) {
-			unit_note("state 0x%x", cases[i].state);
-			ok = false;
-		}
-	}
-	return ok;
+	return check_state_names(cases, ARRAY_SIZE(cases));
 }
 
 /* Streams have no per-task totals: every event becomes a perf counter to open. */
